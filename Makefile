@@ -1,0 +1,27 @@
+# The README's two commands. Both work on a fresh machine: they create .venv and install
+# the project with its pinned-range dependencies from PyPI before doing anything else.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: setup build test lint bench
+
+$(BIN)/rules-kb: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+setup: $(BIN)/rules-kb
+
+# Ingest the corpus and write the model (build/model.jsonl).
+build: setup
+	$(BIN)/rules-kb ingest --json build/model.jsonl
+
+test: setup
+	$(BIN)/ruff check rules_kb tests benchmarks
+	$(BIN)/python -m pytest; status=$$?; \
+	if [ $$status -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$status
+
+bench: setup
+	$(BIN)/python benchmarks/bench_ingest.py

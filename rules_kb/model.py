@@ -1,0 +1,156 @@
+"""The data model every stage shares: documents, versions, rule texts and what is not rules.
+
+Every record carries ``spans``: half-open character ranges in the decoded text of its
+document. Together the records of a document must cover each non-whitespace character
+exactly once (see ``accounting``); that is how "nothing is lost" is checked, not assumed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules_kb.numbers import RuleNumber
+
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class DocumentMeta:
+    """One manifest entry: what a corpus file is and how to read it."""
+
+    id: str
+    file: str
+    sha256: str
+    game: str
+    languages: tuple[str, ...]
+    format: str
+    kind: str
+    versions: tuple[str, ...] = ()
+    dates: tuple[str, ...] = ()
+    source: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Version:
+    """A release of the rules as one document states it.
+
+    ``kind`` is ``full`` (a whole rulebook), ``excerpt`` (part of one), ``change-notice``
+    or ``dated-paragraph`` (Magic's per-paragraph CompRules dates). Only ``full`` versions
+    say anything about absence: a rule missing from a partial version is unknown.
+    """
+
+    game: str
+    lang: str
+    label: str
+    date: str | None
+    kind: str
+
+
+@dataclass
+class Example:
+    text: str
+    spans: list[Span]
+
+
+@dataclass
+class RuleText:
+    """What one version of one rule says, in one language, in one document."""
+
+    game: str
+    lang: str
+    version: str
+    number: RuleNumber
+    text: str
+    document: str
+    spans: list[Span]
+    examples: list[Example] = field(default_factory=list)
+    title: str | None = None
+    date: str | None = None
+    truncated: bool = False
+    written_as: str | None = None  # the number as printed, when it differs from `number`
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "lang": self.lang,
+            "version": self.version,
+            "date": self.date,
+            "number": str(self.number),
+            "title": self.title,
+            "text": self.text,
+            "examples": [e.text for e in self.examples],
+            "truncated": self.truncated,
+            "written_as": self.written_as,
+            "document": self.document,
+            "span": [self.spans[0][0], self.spans[-1][1]],
+        }
+
+
+@dataclass
+class Heading:
+    """An unnumbered heading (chapter titles, wiki section headers)."""
+
+    text: str
+    spans: list[Span]
+    level: int = 1
+
+
+@dataclass
+class Term:
+    """A defined term (a glossary entry) and its definition."""
+
+    term: str
+    definition: str
+    spans: list[Span]
+    game: str = ""
+    lang: str = ""
+    version: str = ""
+
+
+@dataclass
+class Residue:
+    """Text that is not rules: page chrome, navigation, contents, prose commentary.
+
+    ``cites`` holds rule numbers the passage refers to and ``marks`` free-form labels a
+    parser found (for example ``changed:2021-09-07`` on dmwiki's red-marked items).
+    """
+
+    text: str
+    spans: list[Span]
+    kind: str
+    cites: tuple[str, ...] = ()
+    marks: tuple[str, ...] = ()
+    level: int = 0
+
+
+@dataclass(frozen=True)
+class Anomaly:
+    """A defect found in a source and the decision taken about it."""
+
+    document: str
+    position: int
+    code: str
+    message: str
+    decision: str
+
+    def describe(self) -> str:
+        return f"{self.document}:{self.position}: {self.code}: {self.message} -> {self.decision}"
+
+
+@dataclass
+class ParsedDocument:
+    """Everything one parser found in one document."""
+
+    meta: DocumentMeta
+    text: str
+    rules: list[RuleText] = field(default_factory=list)
+    headings: list[Heading] = field(default_factory=list)
+    terms: list[Term] = field(default_factory=list)
+    residue: list[Residue] = field(default_factory=list)
+    anomalies: list[Anomaly] = field(default_factory=list)
+    versions: list[Version] = field(default_factory=list)
+
+    def anomaly(self, position: int, code: str, message: str, decision: str) -> None:
+        self.anomalies.append(Anomaly(self.meta.id, position, code, message, decision))

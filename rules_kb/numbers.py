@@ -1,0 +1,94 @@
+"""Rule numbers: parsing, normalising and ordering ``507``, ``507.1``, ``507.1a``, ``702.139``.
+
+Sources write numbers with full-width digits (``５０７．２ａ``), trailing periods
+(``100.1.``), capital letters (``200.3C``) and stray spaces (``701.23 b``). One parser
+accepts all of them so that every consumer compares the same canonical value; the quirks
+are reported separately (``number_quirks``) so parsers can file them as anomalies.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import total_ordering
+
+from rules_kb.errors import MalformedRuleNumber
+
+# Canonical grammar after NFKC folding: a three-digit section, an optional rule number, an
+# optional single subrule letter, an optional trailing period.
+_NUMBER = re.compile(r"(?P<section>\d{3})(?:\.(?P<rule>\d{1,3})(?:\s?(?P<letter>[A-Za-z]))?)?\.?")
+
+
+def fold_width(text: str) -> str:
+    """Fold full-width digits, letters and punctuation to ASCII (NFKC), nothing else."""
+    return unicodedata.normalize("NFKC", text)
+
+
+@total_ordering
+@dataclass(frozen=True, eq=True)
+class RuleNumber:
+    """A canonical rule number. Orders numerically: 702.9 < 702.10 < 702.139 < 702.139a."""
+
+    section: int
+    rule: int | None = None
+    letter: str | None = None
+
+    @classmethod
+    def parse(cls, raw: str) -> RuleNumber:
+        """Parse one number, tolerating width, a trailing period, case and one inner space."""
+        folded = fold_width(raw).strip()
+        match = _NUMBER.fullmatch(folded)
+        if match is None:
+            raise MalformedRuleNumber(raw, "not of the form 123, 123.4 or 123.4a")
+        letter = match["letter"]
+        rule = int(match["rule"]) if match["rule"] is not None else None
+        return cls(int(match["section"]), rule, letter.lower() if letter else None)
+
+    @property
+    def depth(self) -> int:
+        """0 for a section (507), 1 for a rule (507.1), 2 for a subrule (507.1a)."""
+        return 0 if self.rule is None else (1 if self.letter is None else 2)
+
+    @property
+    def parent(self) -> RuleNumber | None:
+        if self.letter is not None:
+            return RuleNumber(self.section, self.rule)
+        if self.rule is not None:
+            return RuleNumber(self.section)
+        return None
+
+    @property
+    def chapter(self) -> int:
+        """The hundreds digit: Magic's 5 is turn structure, Duel Masters' 5 likewise."""
+        return self.section // 100
+
+    def sort_key(self) -> tuple[int, int, str]:
+        return (self.section, -1 if self.rule is None else self.rule, self.letter or "")
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, RuleNumber):
+            return NotImplemented
+        return self.sort_key() < other.sort_key()
+
+    def __str__(self) -> str:
+        text = f"{self.section:03d}"
+        if self.rule is not None:
+            text += f".{self.rule}"
+        if self.letter is not None:
+            text += self.letter
+        return text
+
+
+def number_quirks(raw: str) -> list[str]:
+    """Name what is unusual about how a number is written (empty for the canonical form)."""
+    quirks = []
+    folded = fold_width(raw)
+    if folded != raw:
+        quirks.append("full-width characters")
+    stripped = folded.strip()
+    if re.search(r"\d\s[A-Za-z]$", stripped.rstrip(".")):
+        quirks.append("space before the subrule letter")
+    if re.search(r"[A-Z]\.?$", stripped):
+        quirks.append("capital subrule letter")
+    return quirks

@@ -1,0 +1,53 @@
+"""Small text helpers shared by the parsers: lines with offsets, trimmed spans, numbers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from rules_kb.model import Span
+
+# A rule number at the start of a line as sources print it: ASCII or full-width digits,
+# optional rule and letter, optional trailing period. Used to *find* candidates; the
+# canonical value always comes from ``RuleNumber.parse``.
+NUMBER_AT_START = re.compile(
+    r"(?P<number>[0-9０-９]{3}(?:[.．][0-9０-９]{1,3}(?:[a-zA-Zａ-ｚＡ-Ｚ])?)?[.．]?)"
+)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a decoded document: its text and where it starts."""
+
+    start: int
+    text: str
+
+    @property
+    def end(self) -> int:
+        return self.start + len(self.text)
+
+    @property
+    def stripped(self) -> str:
+        return self.text.strip()
+
+    def span(self) -> Span:
+        """The line's span without surrounding whitespace."""
+        return trim_span(self.text, 0, len(self.text), offset=self.start)
+
+
+def iter_lines(text: str) -> Iterator[Line]:
+    """Yield every line (newline excluded) with its start offset."""
+    start = 0
+    for piece in text.split("\n"):
+        yield Line(start, piece)
+        start += len(piece) + 1
+
+
+def trim_span(text: str, start: int, end: int, offset: int = 0) -> Span:
+    """Shrink ``text[start:end]`` to exclude surrounding whitespace; offset shifts the result."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return (start + offset, end + offset)
