@@ -14,8 +14,10 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from rules_kb.errors import RulesKbError
-from rules_kb.pipeline import Ingested, ingest_corpus
+from rules_kb.decode import decode_document
+from rules_kb.detect import describe_file
+from rules_kb.errors import RulesKbError, SourceError
+from rules_kb.pipeline import Ingested, ingest_corpus, parse_bytes
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 
@@ -52,6 +54,19 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("--only", action="append", metavar="ID", help="ingest only this document id (repeatable)")
     ingest.add_argument("--anomalies", action="store_true", help="also print every anomaly, one per line")
     ingest.set_defaults(handler=run_ingest)
+
+    parse = commands.add_parser(
+        "parse", help="parse one file outside the corpus (format, encoding, languages detected)",
+        description="Decode and parse one file without touching the corpus: the format is detected "
+        "from the text unless --format is given. Prints the same summary line as ingest.",
+    )
+    parse.add_argument("file", type=Path)
+    parse.add_argument("--format", dest="format_name", metavar="FORMAT", help="skip detection; use this format")
+    parse.add_argument("--game", choices=("dm", "mtg"))
+    parse.add_argument("--lang", choices=("ja", "en"))
+    parse.add_argument("--json", action="store_true", help="print the model as JSON Lines instead of a summary")
+    parse.add_argument("--anomalies", action="store_true", help="also print every anomaly, one per line")
+    parse.set_defaults(handler=run_parse)
     return parser
 
 
@@ -69,6 +84,27 @@ def run_ingest(args: argparse.Namespace) -> int:
         print(f"Error: accounting incomplete for {', '.join(incomplete)}", file=sys.stderr)
         return 1
     return 0
+
+
+def run_parse(args: argparse.Namespace) -> int:
+    path: Path = args.file
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SourceError(str(path), f"cannot read: {exc.strerror}") from None
+    text = decode_document(data, str(path)).text
+    meta = describe_file(path, data, text, format_name=args.format_name, game=args.game,
+                         languages=(args.lang,) if args.lang else None)
+    item = parse_bytes(data, meta)
+    if args.json:
+        for line in model_lines([item]):
+            print(line)
+    else:
+        print(f"{summarise(item)} [format {meta.format}, {item.decoded.encoding}, {item.decoded.line_ends}]")
+    if args.anomalies:
+        for anomaly in item.parsed.anomalies:
+            print(f"  {anomaly.describe()}")
+    return 0 if item.accounting.complete else 1
 
 
 def summarise(item: Ingested) -> str:

@@ -1,0 +1,69 @@
+"""Guess what an unknown file is: format (by asking every parser), game and languages.
+
+Used by ``rules-kb parse`` and ``rules-kb add``; the manifest records the answer so that
+ingesting the corpus never guesses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from importlib import import_module
+from pathlib import Path
+
+from rules_kb.errors import ParseError
+from rules_kb.model import DocumentMeta
+from rules_kb.sources import FORMATS
+
+# A format must be at least this sure of itself, and clearly ahead of the runner-up.
+MIN_SCORE = 40
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_GAME_OF_FORMAT = {"mtg-cr": "mtg", "mtg-rulings": "mtg"}
+_KIND_OF_FORMAT = {"dm-change-notice": "change-notice", "pukiwiki": "commentary", "mtg-rulings": "rulings"}
+
+
+def score_formats(text: str) -> list[tuple[int, str]]:
+    """Every format's sniff score for ``text``, best first (ties by name)."""
+    scores = []
+    for name, module in FORMATS.items():
+        sniff = getattr(import_module(f"rules_kb.sources.{module}"), "sniff", None)
+        if sniff is not None:
+            scores.append((int(sniff(text)), name))
+    return sorted(scores, key=lambda pair: (-pair[0], pair[1]))
+
+
+def detect_format(text: str, document: str) -> str:
+    """The format whose parser is confident about ``text``, or ``ParseError``."""
+    scores = score_formats(text)
+    if not scores or scores[0][0] < MIN_SCORE:
+        best = f" (best guess {scores[0][1]} at {scores[0][0]}/100)" if scores else ""
+        raise ParseError(document, f"unknown format: no parser recognises this text{best}", 0)
+    return scores[0][1]
+
+
+def detect_languages(text: str) -> tuple[str, ...]:
+    """``ja`` when the text has kana, ``en`` when it has English prose, in that order of appearance."""
+    kana = _KANA.search(text)
+    english = re.search(r"\b(the|and|of|rules?)\b", text, re.IGNORECASE)
+    found = sorted(
+        (m.start(), lang) for m, lang in ((kana, "ja"), (english, "en")) if m is not None
+    )
+    return tuple(lang for _, lang in found) or ("en",)
+
+
+def describe_file(path: Path, data: bytes, text: str, *, format_name: str | None = None,
+                  game: str | None = None, languages: tuple[str, ...] | None = None,
+                  versions: tuple[str, ...] = (), dates: tuple[str, ...] = ()) -> DocumentMeta:
+    """A manifest entry for a file outside the corpus, from flags where given, else guessed."""
+    fmt = format_name or detect_format(text, str(path))
+    return DocumentMeta(
+        id=re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-") or "document",
+        file=str(path),
+        sha256=hashlib.sha256(data).hexdigest(),
+        game=game or _GAME_OF_FORMAT.get(fmt, "dm"),
+        languages=languages or detect_languages(text),
+        format=fmt,
+        kind=_KIND_OF_FORMAT.get(fmt, "rules"),
+        versions=versions,
+        dates=dates,
+    )
