@@ -17,9 +17,14 @@ from pathlib import Path
 from rules_kb.decode import decode_document
 from rules_kb.detect import describe_file
 from rules_kb.errors import RulesKbError, SourceError
+from rules_kb.export import FORMATS, export_lines
+from rules_kb.knowledge import Knowledge, load_knowledge
+from rules_kb.model import RuleText
 from rules_kb.pipeline import Ingested, ingest_corpus, parse_bytes
+from rules_kb.query import analogues_of, citations_of, documents_about, history, parse_rule, show
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+DEFAULT_CACHE = Path(__file__).resolve().parent.parent / "build" / "cache"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -67,7 +72,121 @@ def build_parser() -> argparse.ArgumentParser:
     parse.add_argument("--json", action="store_true", help="print the model as JSON Lines instead of a summary")
     parse.add_argument("--anomalies", action="store_true", help="also print every anomaly, one per line")
     parse.set_defaults(handler=run_parse)
+
+    def rule_command(name: str, help_text: str, handler, *, filters: bool = True) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help_text, description=help_text)
+        sub.add_argument("rule", help="rule number, e.g. 507.2a (full-width digits accepted)")
+        sub.add_argument("--game", choices=("dm", "mtg"), help="only this game (default: every game with the number)")
+        if filters:
+            sub.add_argument("--lang", choices=("ja", "en"), help="only this language")
+        sub.add_argument("--json", action="store_true", help="print JSON instead of text")
+        sub.set_defaults(handler=handler)
+        return sub
+
+    show = rule_command("show", "print a rule's text (newest version of each game and language unless --version)",
+                        run_show)
+    show.add_argument("--version", help="the version label, e.g. 1.38 or 2008-10-01")
+    rule_command("refs", "list the rule texts and glossary terms that cite a rule, by version", run_refs,
+                 filters=False)
+    rule_command("history", "every version and language of a rule, oldest first, with provenance and notices",
+                 run_history)
+    rule_command("analogue", "the rule's counterpart in the other game (Duel Masters <-> Magic), with evidence",
+                 run_analogue, filters=False)
+
+    graph = commands.add_parser("graph", help="export the rule graph", description="Export the rule graph.")
+    graph_commands = graph.add_subparsers(dest="graph_command", required=True, metavar="ACTION")
+    export = graph_commands.add_parser(
+        "export", help="write the graph as node-link JSON or GraphML",
+        description="Write the whole graph. JSON loads back into networkx unchanged (node_link_graph with "
+        "edges='edges'); GraphML flattens list attributes to JSON strings.")
+    export.add_argument("--format", dest="graph_format", choices=FORMATS, default="json")
+    export.add_argument("path", type=Path)
+    export.set_defaults(handler=run_graph_export)
     return parser
+
+
+def open_knowledge(args: argparse.Namespace) -> Knowledge:
+    return load_knowledge(args.corpus, DEFAULT_CACHE)
+
+
+def run_show(args: argparse.Namespace) -> int:
+    knowledge = open_knowledge(args)
+    texts = show(knowledge, parse_rule(args.rule), args.game, args.lang, args.version)
+    if args.json:
+        print(json.dumps([t.to_record() for t in texts], ensure_ascii=False, indent=2))
+        return 0
+    for text in texts:
+        print(format_text(text))
+    return 0
+
+
+def format_text(text: RuleText) -> str:
+    head = f"{text.game} {text.lang} {text.version}" + (f" ({text.date})" if text.date else "")
+    lines = [f"{text.number}  [{head}; {text.document}:{text.spans[0][0]}]"]
+    if text.title:
+        lines.append(f"  {text.title}")
+    if text.text:
+        lines.append(f"  {text.text}")
+    lines.extend(f"  Example: {example.text}" for example in text.examples)
+    if text.truncated:
+        lines.append("  (truncated in the source)")
+    return "\n".join(lines)
+
+
+def run_refs(args: argparse.Namespace) -> int:
+    knowledge = open_knowledge(args)
+    number = parse_rule(args.rule)
+    found = citations_of(knowledge, number, args.game)
+    if args.json:
+        print(json.dumps([c.__dict__ for c in found], ensure_ascii=False, indent=2))
+        return 0
+    if not found:
+        print(f"{number}: cited by nothing in the corpus")
+    for c in found:
+        flag = "" if c.resolution == "same-version" else f"  [{c.resolution}]"
+        print(f"{c.game} {c.lang} {c.version}: {c.source_kind} {c.number} ({c.document}) cites \"{c.raw}\"{flag}")
+    return 0
+
+
+def run_history(args: argparse.Namespace) -> int:
+    knowledge = open_knowledge(args)
+    number = parse_rule(args.rule)
+    texts = history(knowledge, number, args.game, args.lang)
+    documents = {g: documents_about(knowledge, number, g) for g in sorted({t.game for t in texts})}
+    if args.json:
+        print(json.dumps({"texts": [t.to_record() for t in texts], "documents": documents},
+                         ensure_ascii=False, indent=2))
+        return 0
+    for text in texts:
+        print(format_text(text))
+    for game, docs in documents.items():
+        for doc in docs:
+            marks = f" {', '.join(doc['marks'])}" if doc["marks"] else ""
+            print(f"{game}: {doc['kind'].replace('_', ' ')} {doc['document']}{marks}")
+    return 0
+
+
+def run_analogue(args: argparse.Namespace) -> int:
+    knowledge = open_knowledge(args)
+    number = parse_rule(args.rule)
+    found = analogues_of(knowledge, number, args.game)
+    if args.json:
+        print(json.dumps(found, ensure_ascii=False, indent=2))
+        return 0
+    if not found:
+        print(f"{number}: no analogue recorded in corpus/analogues.toml")
+    for row in found:
+        print(f"{row['game']} {row['number']} ~ {row['analogue_game']} {row['analogue']} "
+              f"(Magic {', '.join(row['mtg_versions'])}): {row['evidence']}")
+    return 0
+
+
+def run_graph_export(args: argparse.Namespace) -> int:
+    knowledge = open_knowledge(args)
+    write_atomically(args.path, export_lines(knowledge.graph, args.graph_format), newline=False)
+    graph = knowledge.graph
+    print(f"wrote {args.path}: {graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges")
+    return 0
 
 
 def run_ingest(args: argparse.Namespace) -> int:
@@ -137,7 +256,7 @@ def _dump(record: dict) -> str:
     return json.dumps(record, ensure_ascii=False, sort_keys=False)
 
 
-def write_atomically(path: Path, lines: Iterable[str]) -> None:
+def write_atomically(path: Path, lines: Iterable[str], newline: bool = True) -> None:
     """Write lines to ``path`` via a temporary file, so a failure leaves no partial output."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -145,7 +264,8 @@ def write_atomically(path: Path, lines: Iterable[str]) -> None:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
             for line in lines:
                 out.write(line)
-                out.write("\n")
+                if newline:
+                    out.write("\n")
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

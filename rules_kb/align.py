@@ -1,0 +1,235 @@
+"""Align two versions of one game and language, rule by rule.
+
+Three passes, as the best public Magic tool does it (word similarity, greedy best match,
+manual overrides), plus what partial versions need:
+
+1. forced matches from ``corpus/forced-matches.toml`` are taken first;
+2. the same number with similar text is the same rule (unchanged or edited);
+3. every remaining old rule is paired greedily, best similarity first, with a remaining
+   new rule: a different number makes it a move (renumbered), never delete + add;
+4. what is left is removed (old side) or added (new side) — but only when the *other*
+   version is complete: a rule absent from an excerpt or a change notice is unknown.
+
+Similarity is an IDF-weighted Jaccard over normalised tokens (Sudachi for Japanese), so
+that shared rare words ("blockers", "ブロッカー") count for more than "the" or "を".
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from rules_kb.catalog import Catalog
+from rules_kb.curated import ForcedMatch
+from rules_kb.model import RuleText
+from rules_kb.numbers import RuleNumber
+from rules_kb.tokens import tokenize
+
+SAME_NUMBER_THRESHOLD = 0.5
+MOVE_THRESHOLD = 0.45
+CANDIDATES_PER_RULE = 8
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One row of an alignment. ``kind``: unchanged, edited, moved, added, removed."""
+
+    kind: str
+    old: RuleText | None
+    new: RuleText | None
+    similarity: float
+    forced: bool = False
+
+    @property
+    def old_number(self) -> RuleNumber | None:
+        return self.old.number if self.old else None
+
+    @property
+    def new_number(self) -> RuleNumber | None:
+        return self.new.number if self.new else None
+
+
+@dataclass
+class Alignment:
+    game: str
+    lang: str
+    old_version: str
+    new_version: str
+    old_complete: bool
+    new_complete: bool
+    pairs: list[Pair] = field(default_factory=list)
+    unknown_old: list[RuleNumber] = field(default_factory=list)
+    unknown_new: list[RuleNumber] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        counts = Counter(p.kind for p in self.pairs)
+        return {k: counts.get(k, 0) for k in ("unchanged", "edited", "moved", "added", "removed")}
+
+    def pair_for_old(self, number: RuleNumber) -> Pair | None:
+        return next((p for p in self.pairs if p.old_number == number), None)
+
+
+def comparable_text(rule: RuleText) -> str:
+    """What similarity is measured on: the title of a heading rule, else its text."""
+    return " ".join(part for part in (rule.title, rule.text) if part)
+
+
+class _Vectors:
+    """Token sets with IDF weights for both versions, built once per alignment."""
+
+    def __init__(self, lang: str, old: dict[RuleNumber, RuleText], new: dict[RuleNumber, RuleText]) -> None:
+        self.old = {n: self._tokens(r, lang) for n, r in old.items()}
+        self.new = {n: self._tokens(r, lang) for n, r in new.items()}
+        frequency: Counter[str] = Counter()
+        for bag in (*self.old.values(), *self.new.values()):
+            frequency.update(bag)
+        total = len(self.old) + len(self.new) + 1
+        self.idf = {token: math.log(total / count) + 0.1 for token, count in frequency.items()}
+        self.index: dict[str, list[RuleNumber]] = defaultdict(list)
+        for number in sorted(self.new):
+            for token in self.new[number]:
+                self.index[token].append(number)
+
+    @staticmethod
+    def _tokens(rule: RuleText, lang: str) -> frozenset[str]:
+        tokens = tokenize(comparable_text(rule), lang)
+        return frozenset(t.normalized for t in tokens if any(c.isalnum() for c in t.normalized))
+
+    def similarity(self, old: RuleNumber, new: RuleNumber) -> float:
+        a, b = self.old[old], self.new[new]
+        if not a and not b:
+            return 1.0
+        shared = sum(self.idf[t] for t in a & b)
+        union = sum(self.idf[t] for t in a | b)
+        return shared / union if union else 0.0
+
+    def candidates(self, old: RuleNumber, allowed: set[RuleNumber]) -> list[RuleNumber]:
+        """New rules sharing the old rule's rarest tokens: a cheap pre-filter before scoring."""
+        rare = sorted(self.old[old], key=lambda t: (-self.idf[t], t))[:12]
+        hits: Counter[RuleNumber] = Counter()
+        for token in rare:
+            for number in self.index.get(token, ()):
+                if number in allowed:
+                    hits[number] += 1
+        return [n for n, _ in sorted(hits.items(), key=lambda kv: (-kv[1], kv[0].sort_key()))[:CANDIDATES_PER_RULE]]
+
+
+def pick_texts(catalog: Catalog, game: str, lang: str, label: str) -> dict[RuleNumber, RuleText]:
+    """One text per number: the first document listed for the version (manifest order)."""
+    return {number: rules[0] for number, rules in catalog.rules_in(game, lang, label).items()}
+
+
+def align_versions(catalog: Catalog, game: str, lang: str, old_label: str, new_label: str,
+                   forced: list[ForcedMatch] = (), within: RuleNumber | None = None) -> Alignment:
+    """Pair the rules of two versions; ``within`` limits both sides to one section or rule subtree."""
+    old = pick_texts(catalog, game, lang, old_label)
+    new = pick_texts(catalog, game, lang, new_label)
+    alignment = Alignment(game, lang, old_label, new_label,
+                          catalog.versions[(game, lang, old_label)].complete,
+                          catalog.versions[(game, lang, new_label)].complete)
+    vectors = _Vectors(lang, old, new)
+    left, right = set(old), set(new)
+    _apply_forced(alignment, forced, old, new, left, right, vectors)
+    _match_same_numbers(alignment, old, new, left, right, vectors)
+    _match_moves(alignment, old, new, left, right, vectors)
+    for number in sorted(left):
+        if alignment.new_complete:
+            alignment.pairs.append(Pair("removed", old[number], None, 0.0))
+        else:
+            alignment.unknown_old.append(number)
+    for number in sorted(right):
+        if alignment.old_complete:
+            alignment.pairs.append(Pair("added", None, new[number], 0.0))
+        else:
+            alignment.unknown_new.append(number)
+    if within is not None:
+        alignment.pairs = [p for p in alignment.pairs if _inside(p, within)]
+        alignment.unknown_old = [n for n in alignment.unknown_old if _descends(n, within)]
+        alignment.unknown_new = [n for n in alignment.unknown_new if _descends(n, within)]
+    alignment.pairs.sort(key=_pair_order)
+    return alignment
+
+
+def _descends(number: RuleNumber, root: RuleNumber) -> bool:
+    while number is not None:
+        if number == root:
+            return True
+        number = number.parent
+    return False
+
+
+def _inside(pair: Pair, root: RuleNumber) -> bool:
+    return any(n is not None and _descends(n, root) for n in (pair.old_number, pair.new_number))
+
+
+def _pair_order(pair: Pair) -> tuple:
+    number = pair.old_number or pair.new_number
+    return (number.sort_key(), pair.new_number.sort_key() if pair.new_number else (0, 0, ""))
+
+
+def _classify(old: RuleText, new: RuleText, similarity: float) -> str:
+    if old.number != new.number:
+        return "moved"
+    same = comparable_text(old) == comparable_text(new) and [e.text for e in old.examples] == [
+        e.text for e in new.examples]
+    return "unchanged" if same else "edited"
+
+
+def _apply_forced(alignment: Alignment, forced: list[ForcedMatch], old: dict, new: dict,
+                  left: set, right: set, vectors: _Vectors) -> None:
+    for match in forced:
+        if (match.game, match.lang, match.old_version, match.new_version) != (
+                alignment.game, alignment.lang, alignment.old_version, alignment.new_version):
+            continue
+        if (match.old is not None and match.old not in old) or (match.new is not None and match.new not in new):
+            alignment.notes.append(f"forced match {match.old} -> {match.new} names a rule missing from the versions")
+            continue
+        if match.old is None or match.new is None:
+            continue
+        if match.old not in left or match.new not in right:
+            alignment.notes.append(f"forced match {match.old} -> {match.new} conflicts with an earlier forced match")
+            continue
+        similarity = vectors.similarity(match.old, match.new)
+        automatic = match.old == match.new and similarity >= SAME_NUMBER_THRESHOLD
+        if automatic:
+            alignment.notes.append(f"forced match {match.old} -> {match.new} changes nothing (paired automatically)")
+        left.discard(match.old)
+        right.discard(match.new)
+        kind = _classify(old[match.old], new[match.new], similarity)
+        alignment.pairs.append(Pair(kind, old[match.old], new[match.new], similarity, forced=True))
+
+
+def _match_same_numbers(alignment: Alignment, old: dict, new: dict, left: set, right: set,
+                        vectors: _Vectors) -> None:
+    for number in sorted(left & right):
+        similarity = vectors.similarity(number, number)
+        if similarity >= SAME_NUMBER_THRESHOLD or comparable_text(old[number]) == comparable_text(new[number]):
+            left.discard(number)
+            right.discard(number)
+            alignment.pairs.append(Pair(_classify(old[number], new[number], similarity),
+                                        old[number], new[number], similarity))
+
+
+def _match_moves(alignment: Alignment, old: dict, new: dict, left: set, right: set, vectors: _Vectors) -> None:
+    scored = []
+    for number in sorted(left):
+        for candidate in vectors.candidates(number, right):
+            similarity = vectors.similarity(number, candidate)
+            if similarity >= MOVE_THRESHOLD:
+                scored.append((-similarity, number.sort_key(), candidate.sort_key(), number, candidate))
+    scored.sort(key=lambda row: row[:3])
+    for negative, _, _, number, candidate in scored:
+        if number in left and candidate in right:
+            left.discard(number)
+            right.discard(candidate)
+            alignment.pairs.append(Pair(_classify(old[number], new[candidate], -negative),
+                                        old[number], new[candidate], -negative))
+    # Same number, dissimilar text, nothing better found: the rule was rewritten in place.
+    for number in sorted(left & right):
+        similarity = vectors.similarity(number, number)
+        if similarity > 0.2:
+            left.discard(number)
+            right.discard(number)
+            alignment.pairs.append(Pair("edited", old[number], new[number], similarity))

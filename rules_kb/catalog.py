@@ -1,0 +1,96 @@
+"""The catalog: one fold over all parsed documents that every later stage reads.
+
+It answers "which versions exist for a game and language, in what order, which are
+complete, and what does version V say for rule N", so the graph, the aligner and the site
+never re-derive those facts differently.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from rules_kb.model import ParsedDocument, RuleText
+from rules_kb.numbers import RuleNumber
+
+BEFORE = "before-"  # change notices label the text they replace "before-<notice date>"
+
+
+@dataclass
+class VersionInfo:
+    game: str
+    lang: str
+    label: str
+    date: str | None
+    kinds: set[str] = field(default_factory=set)
+    documents: list[str] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        """Only a whole rulebook says anything about absence."""
+        return "full" in self.kinds
+
+    def sort_key(self) -> tuple:
+        if self.label.startswith(BEFORE):
+            return (self.label[len(BEFORE):], 0, self.label)
+        return (self.date or "9999-99-99", 1, _natural(self.label))
+
+
+def _natural(label: str) -> tuple:
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", label))
+
+
+@dataclass
+class Catalog:
+    documents: dict[str, ParsedDocument]
+    versions: dict[tuple[str, str, str], VersionInfo]
+    texts: dict[tuple[str, str, str], dict[RuleNumber, list[RuleText]]]
+
+    def version_labels(self, game: str, lang: str) -> list[str]:
+        """Labels of one game and language, oldest first."""
+        infos = [v for (g, lg, _), v in self.versions.items() if g == game and lg == lang]
+        return [v.label for v in sorted(infos, key=VersionInfo.sort_key)]
+
+    def rules_in(self, game: str, lang: str, label: str) -> dict[RuleNumber, list[RuleText]]:
+        return self.texts.get((game, lang, label), {})
+
+    def text_of(self, game: str, lang: str, label: str, number: RuleNumber) -> RuleText | None:
+        found = self.rules_in(game, lang, label).get(number)
+        return found[0] if found else None
+
+    def all_texts(self) -> list[RuleText]:
+        """Every rule text, in a fixed order: game, language, version order, number, document."""
+        out = []
+        for game, lang in sorted({(g, lg) for g, lg, _ in self.versions}):
+            for label in self.version_labels(game, lang):
+                for number in sorted(self.rules_in(game, lang, label)):
+                    out.extend(self.rules_in(game, lang, label)[number])
+        return out
+
+    def numbers_of(self, game: str) -> list[RuleNumber]:
+        return sorted({n for (g, _, _), rules in self.texts.items() if g == game for n in rules})
+
+
+def build_catalog(documents: list[ParsedDocument]) -> Catalog:
+    versions: dict[tuple[str, str, str], VersionInfo] = {}
+    texts: dict[tuple[str, str, str], dict[RuleNumber, list[RuleText]]] = defaultdict(lambda: defaultdict(list))
+    for parsed in documents:
+        for version in parsed.versions:
+            info = versions.setdefault((version.game, version.lang, version.label),
+                                       VersionInfo(version.game, version.lang, version.label, version.date))
+            info.date = info.date or version.date
+            info.kinds.add(version.kind)
+            if parsed.meta.id not in info.documents:
+                info.documents.append(parsed.meta.id)
+        for rule in parsed.rules:
+            key = (rule.game, rule.lang, rule.version)
+            info = versions.setdefault(key, VersionInfo(rule.game, rule.lang, rule.version, rule.date))
+            info.date = info.date or rule.date
+            if not info.kinds:
+                info.kinds.add("excerpt")
+            if parsed.meta.id not in info.documents:
+                info.documents.append(parsed.meta.id)
+            texts[key][rule.number].append(rule)
+    return Catalog({d.meta.id: d for d in documents}, versions,
+                   {k: dict(v) for k, v in texts.items()})

@@ -1,0 +1,113 @@
+"""Curated data written by the project (not by the sources): analogues, terms, forced matches.
+
+Each file lives in ``corpus/`` as TOML, each entry with an ``evidence`` line saying what in
+the sources supports it. Loading checks shape; the graph and the aligner check that the
+rule numbers named actually exist and report the ones that do not.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from rules_kb.errors import MalformedRuleNumber, ManifestError
+from rules_kb.numbers import RuleNumber
+
+ANALOGUES = "analogues.toml"
+TERMS = "terms.toml"
+FORCED_MATCHES = "forced-matches.toml"
+
+
+@dataclass(frozen=True)
+class Analogue:
+    """A Duel Masters rule modelled on a Magic rule (in one numbering era of Magic)."""
+
+    dm: RuleNumber
+    mtg: RuleNumber
+    mtg_versions: tuple[str, ...]
+    evidence: str
+
+
+@dataclass(frozen=True)
+class CuratedTerm:
+    """A defined term of a game in one language, and the rule that defines it."""
+
+    game: str
+    lang: str
+    term: str
+    defined_by: RuleNumber
+    since: str | None
+    translation: str | None
+    evidence: str
+
+
+@dataclass(frozen=True)
+class ForcedMatch:
+    """An alignment pair a person verified, overriding automatic pairing."""
+
+    game: str
+    lang: str
+    old_version: str
+    new_version: str
+    old: RuleNumber | None
+    new: RuleNumber | None
+    evidence: str
+
+
+def _load(path: Path) -> dict:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except tomllib.TOMLDecodeError as exc:
+        raise ManifestError(str(path), f"invalid TOML: {exc}") from None
+
+
+def _number(path: Path, index: int, raw: str | None) -> RuleNumber | None:
+    if raw in (None, ""):
+        return None
+    try:
+        return RuleNumber.parse(raw)
+    except MalformedRuleNumber as exc:
+        raise ManifestError(str(path), f"entry {index}: {exc}") from None
+
+
+def _require(path: Path, index: int, entry: dict, keys: tuple[str, ...]) -> None:
+    missing = [k for k in keys if k not in entry]
+    if missing:
+        raise ManifestError(str(path), f"entry {index}: missing {', '.join(missing)}")
+
+
+def load_analogues(corpus: Path) -> list[Analogue]:
+    path = corpus / ANALOGUES
+    result = []
+    for i, entry in enumerate(_load(path).get("analogue", [])):
+        _require(path, i, entry, ("dm", "mtg", "mtg_versions", "evidence"))
+        result.append(Analogue(_number(path, i, entry["dm"]), _number(path, i, entry["mtg"]),
+                               tuple(entry["mtg_versions"]), entry["evidence"]))
+    return result
+
+
+def load_terms(corpus: Path) -> list[CuratedTerm]:
+    path = corpus / TERMS
+    result = []
+    for i, entry in enumerate(_load(path).get("term", [])):
+        _require(path, i, entry, ("game", "lang", "term", "defined_by", "evidence"))
+        result.append(CuratedTerm(entry["game"], entry["lang"], entry["term"],
+                                  _number(path, i, entry["defined_by"]), entry.get("since"),
+                                  entry.get("translation"), entry["evidence"]))
+    return result
+
+
+def load_forced_matches(corpus: Path) -> list[ForcedMatch]:
+    path = corpus / FORCED_MATCHES
+    result = []
+    for i, entry in enumerate(_load(path).get("match", [])):
+        _require(path, i, entry, ("game", "lang", "old_version", "new_version", "evidence"))
+        if entry.get("old") in (None, "") and entry.get("new") in (None, ""):
+            raise ManifestError(str(path), f"entry {i}: a match needs old, new or both")
+        result.append(ForcedMatch(entry["game"], entry["lang"], entry["old_version"], entry["new_version"],
+                                  _number(path, i, entry.get("old")), _number(path, i, entry.get("new")),
+                                  entry["evidence"]))
+    return result

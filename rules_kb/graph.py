@@ -1,0 +1,251 @@
+"""The cross-referenced rule graph (networkx ``MultiDiGraph``), built from the catalog.
+
+Node ids are readable strings so exports and error messages need no lookup table:
+
+* ``rule:dm:507.2a`` — a rule number of a game, whatever version (hierarchy lives here);
+* ``text:dm:ja:1.48:507.2a@dm-rulebook-ja-1.48`` — what one document says for one version;
+* ``version:dm:ja:1.48``, ``doc:seed-003``, ``term:mtg:en:blocking creature``.
+
+Edge kinds (attribute ``kind``): ``contains`` (rule → subrule), ``text_of`` (text → rule),
+``in_version`` (text → version), ``from_document`` (text → document), ``next_version``
+(text → text of the next version with that number), ``translation`` (English text → Japanese
+text of the same version, ``drifted`` flag), ``cites`` (text or term → rule, ``resolution``
+``same-version`` / ``other-version`` / ``unversioned``), ``changed_by`` (rule → change-notice
+document), ``discussed_by`` (rule → commentary document), ``analogue`` (Duel Masters rule →
+Magic rule), ``defines`` (version or rule → term), ``renumbered`` (old text → new text; added
+by the alignment stage).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+import networkx as nx
+
+from rules_kb.catalog import Catalog
+from rules_kb.curated import Analogue, CuratedTerm
+from rules_kb.model import RuleText
+from rules_kb.numbers import RuleNumber
+from rules_kb.refs import find_references
+
+# Residue kinds whose citations count as discussion of a rule (contents lists do not).
+DISCUSSION_KINDS = ("commentary", "footnote", "table")
+
+
+@dataclass(frozen=True)
+class Unresolved:
+    """A citation that names a rule existing in no version of its game."""
+
+    source: str  # node id of the citing text or term
+    number: str
+    raw: str
+
+
+def rule_id(game: str, number: RuleNumber | str) -> str:
+    return f"rule:{game}:{number}"
+
+
+def text_id(rule: RuleText) -> str:
+    return f"text:{rule.game}:{rule.lang}:{rule.version}:{rule.number}@{rule.document}"
+
+
+def version_id(game: str, lang: str, label: str) -> str:
+    return f"version:{game}:{lang}:{label}"
+
+
+def doc_id(document: str) -> str:
+    return f"doc:{document}"
+
+
+def term_id(game: str, lang: str, term: str) -> str:
+    return f"term:{game}:{lang}:{term}"
+
+
+def build_graph(catalog: Catalog, analogues: list[Analogue] = (), terms: list[CuratedTerm] = ()
+                ) -> tuple[nx.MultiDiGraph, list[Unresolved]]:
+    """Build every node and edge kind; return the graph and the citations that resolve nowhere."""
+    graph = nx.MultiDiGraph()
+    texts = catalog.all_texts()
+    _add_documents_and_versions(graph, catalog)
+    for rule in texts:
+        _add_text(graph, rule)
+    _add_next_versions(graph, catalog)
+    _add_translations(graph, catalog)
+    unresolved = _add_citations(graph, catalog, texts)
+    unresolved += _add_glossary(graph, catalog)
+    _add_document_links(graph, catalog)
+    _add_analogues(graph, catalog, analogues)
+    _add_curated_terms(graph, terms)
+    return graph, unresolved
+
+
+def ensure_rule(graph: nx.MultiDiGraph, game: str, number: RuleNumber) -> str:
+    """Add the rule node and its ancestors with ``contains`` edges; return its id."""
+    node = rule_id(game, number)
+    if node in graph:
+        return node
+    graph.add_node(node, kind="rule", game=game, number=str(number))
+    parent = number.parent
+    if parent is not None:
+        graph.add_edge(ensure_rule(graph, game, parent), node, kind="contains")
+    return node
+
+
+def _add_documents_and_versions(graph: nx.MultiDiGraph, catalog: Catalog) -> None:
+    for doc in sorted(catalog.documents):
+        meta = catalog.documents[doc].meta
+        graph.add_node(doc_id(doc), kind="document", id=doc, file=meta.file, game=meta.game,
+                       doc_kind=meta.kind, format=meta.format, source=meta.source)
+    for key in sorted(catalog.versions):
+        info = catalog.versions[key]
+        graph.add_node(version_id(*key), kind="version", game=info.game, lang=info.lang, label=info.label,
+                       date=info.date, complete=info.complete, documents=list(info.documents))
+
+
+def _add_text(graph: nx.MultiDiGraph, rule: RuleText) -> None:
+    node = text_id(rule)
+    graph.add_node(node, kind="text", game=rule.game, lang=rule.lang, version=rule.version, date=rule.date,
+                   number=str(rule.number), title=rule.title, text=rule.text,
+                   examples=[e.text for e in rule.examples], document=rule.document,
+                   span=[rule.spans[0][0], rule.spans[-1][1]], truncated=rule.truncated,
+                   written_as=rule.written_as)
+    graph.add_edge(node, ensure_rule(graph, rule.game, rule.number), kind="text_of")
+    graph.add_edge(node, version_id(rule.game, rule.lang, rule.version), kind="in_version")
+    graph.add_edge(node, doc_id(rule.document), kind="from_document")
+
+
+def _add_next_versions(graph: nx.MultiDiGraph, catalog: Catalog) -> None:
+    for game, lang in sorted({(g, lg) for g, lg, _ in catalog.versions}):
+        last_seen: dict[RuleNumber, list[RuleText]] = {}
+        for label in catalog.version_labels(game, lang):
+            for number, rules in sorted(catalog.rules_in(game, lang, label).items()):
+                for previous in last_seen.get(number, []):
+                    for rule in rules:
+                        graph.add_edge(text_id(previous), text_id(rule), kind="next_version")
+                last_seen[number] = rules
+
+
+def _structure(catalog: Catalog, game: str, lang: str, label: str, number: RuleNumber) -> tuple:
+    """Children and cited numbers of a rule in one version: what a faithful translation keeps."""
+    rules = catalog.rules_in(game, lang, label)
+    children = tuple(sorted(str(n) for n in rules if n.parent == number))
+    rule = rules[number][0]
+    cited = tuple(sorted({str(n) for ref in find_references(rule.text, game=game) for n in ref.numbers}))
+    return children, cited
+
+
+def _add_translations(graph: nx.MultiDiGraph, catalog: Catalog) -> None:
+    for (game, lang, label) in sorted(catalog.texts):
+        if lang != "en" or (game, "ja", label) not in catalog.texts:
+            continue
+        english = catalog.rules_in(game, "en", label)
+        japanese = catalog.rules_in(game, "ja", label)
+        for number in sorted(set(english) & set(japanese)):
+            en_shape = _structure(catalog, game, "en", label, number)
+            ja_shape = _structure(catalog, game, "ja", label, number)
+            drift = [] if en_shape == ja_shape else _describe_drift(en_shape, ja_shape)
+            for en_rule in english[number]:
+                for ja_rule in japanese[number]:
+                    graph.add_edge(text_id(en_rule), text_id(ja_rule), kind="translation",
+                                   drifted=bool(drift), drift=drift)
+
+
+def _describe_drift(en_shape: tuple, ja_shape: tuple) -> list[str]:
+    notes = []
+    (en_children, en_cited), (ja_children, ja_cited) = en_shape, ja_shape
+    if en_children != ja_children:
+        only_en = sorted(set(en_children) - set(ja_children), key=RuleNumber.parse)
+        only_ja = sorted(set(ja_children) - set(en_children), key=RuleNumber.parse)
+        notes.append(f"children differ: only English {only_en}, only Japanese {only_ja}")
+    if en_cited != ja_cited:
+        notes.append(f"citations differ: English {list(en_cited)}, Japanese {list(ja_cited)}")
+    return notes
+
+
+def _resolve(catalog: Catalog, game: str, lang: str, label: str, number: RuleNumber,
+             known: dict[str, set[RuleNumber]]) -> str | None:
+    if number in catalog.rules_in(game, lang, label):
+        return "same-version"
+    if number in known[game]:
+        return "other-version"
+    return None
+
+
+def _add_citations(graph: nx.MultiDiGraph, catalog: Catalog, texts: list[RuleText]) -> list[Unresolved]:
+    known: dict[str, set[RuleNumber]] = defaultdict(set)
+    for game in ("dm", "mtg"):
+        known[game] = set(catalog.numbers_of(game))
+    unresolved = []
+    for rule in texts:
+        source = text_id(rule)
+        for where, body in [("text", rule.text)] + [("example", e.text) for e in rule.examples]:
+            for ref in find_references(body, game=rule.game):
+                for number in ref.numbers:
+                    if number == rule.number:
+                        continue
+                    resolution = _resolve(catalog, rule.game, rule.lang, rule.version, number, known)
+                    if resolution is None:
+                        unresolved.append(Unresolved(source, str(number), ref.raw))
+                        resolution = "unresolved"
+                    graph.add_edge(source, ensure_rule(graph, rule.game, number), kind="cites",
+                                   resolution=resolution, raw=ref.raw, where=where)
+    return unresolved
+
+
+def _add_glossary(graph: nx.MultiDiGraph, catalog: Catalog) -> list[Unresolved]:
+    unresolved = []
+    for doc in sorted(catalog.documents):
+        parsed = catalog.documents[doc]
+        numbers_by_version: dict[str, set[RuleNumber]] = {}
+        for term in parsed.terms:
+            node = term_id(term.game, term.lang, term.term)
+            if node not in graph:
+                graph.add_node(node, kind="term", game=term.game, lang=term.lang, term=term.term)
+            graph.add_edge(version_id(term.game, term.lang, term.version), node, kind="defines",
+                           definition=term.definition, document=doc)
+            for ref in find_references(term.definition, game=term.game):
+                if term.version not in numbers_by_version:
+                    numbers_by_version[term.version] = set(catalog.rules_in(term.game, term.lang, term.version))
+                for number in ref.numbers:
+                    if number not in numbers_by_version[term.version]:
+                        unresolved.append(Unresolved(node, str(number), ref.raw))
+                        continue
+                    graph.add_edge(node, ensure_rule(graph, term.game, number), kind="cites",
+                                   resolution="same-version", raw=ref.raw, version=term.version)
+    return unresolved
+
+
+def _add_document_links(graph: nx.MultiDiGraph, catalog: Catalog) -> None:
+    """Change notices change the rules they print; commentary discusses the rules it cites."""
+    for doc in sorted(catalog.documents):
+        parsed = catalog.documents[doc]
+        meta = parsed.meta
+        if meta.kind == "change-notice":
+            for rule in parsed.rules:
+                graph.add_edge(ensure_rule(graph, rule.game, rule.number), doc_id(doc), kind="changed_by",
+                               version=rule.version, date=rule.date)
+        if meta.kind == "contents":
+            continue
+        for item in parsed.residue:
+            if item.kind not in DISCUSSION_KINDS:
+                continue
+            for cited in item.cites:
+                number = RuleNumber.parse(cited)
+                graph.add_edge(ensure_rule(graph, meta.game, number), doc_id(doc), kind="discussed_by",
+                               passage=item.text[:200], marks=list(item.marks))
+
+
+def _add_analogues(graph: nx.MultiDiGraph, catalog: Catalog, analogues: list[Analogue]) -> None:
+    for entry in analogues:
+        graph.add_edge(ensure_rule(graph, "dm", entry.dm), ensure_rule(graph, "mtg", entry.mtg), kind="analogue",
+                       mtg_versions=list(entry.mtg_versions), evidence=entry.evidence)
+
+
+def _add_curated_terms(graph: nx.MultiDiGraph, terms: list[CuratedTerm]) -> None:
+    for term in terms:
+        node = term_id(term.game, term.lang, term.term)
+        if node not in graph:
+            graph.add_node(node, kind="term", game=term.game, lang=term.lang, term=term.term)
+        graph.add_edge(ensure_rule(graph, term.game, term.defined_by), node, kind="defines",
+                       since=term.since, translation=term.translation, evidence=term.evidence)

@@ -1,0 +1,74 @@
+"""Load the whole knowledge base (ingest → catalog → graph), with a pickle cache.
+
+The cache key covers everything the result depends on: the manifest, the curated files and
+the package's own source, so a stale cache cannot be served after a code or corpus change.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+from dataclasses import dataclass
+from pathlib import Path
+
+import networkx as nx
+
+from rules_kb.catalog import Catalog, build_catalog
+from rules_kb.curated import (
+    ANALOGUES,
+    FORCED_MATCHES,
+    TERMS,
+    ForcedMatch,
+    load_analogues,
+    load_forced_matches,
+    load_terms,
+)
+from rules_kb.graph import Unresolved, build_graph
+from rules_kb.pipeline import ingest_corpus
+
+PACKAGE = Path(__file__).resolve().parent
+
+
+@dataclass
+class Knowledge:
+    catalog: Catalog
+    graph: nx.MultiDiGraph
+    unresolved: list[Unresolved]
+    forced: list[ForcedMatch]
+
+
+def cache_key(corpus: Path) -> str:
+    digest = hashlib.sha256()
+    for name in ("manifest.toml", ANALOGUES, TERMS, FORCED_MATCHES):
+        path = corpus / name
+        digest.update(name.encode())
+        digest.update(path.read_bytes() if path.exists() else b"-")
+    for source in sorted(PACKAGE.rglob("*.py")):
+        digest.update(str(source.relative_to(PACKAGE)).encode())
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def build_knowledge(corpus: Path) -> Knowledge:
+    """Ingest the corpus and build the catalog and graph, with no cache."""
+    ingested = ingest_corpus(corpus)
+    catalog = build_catalog([item.parsed for item in ingested])
+    graph, unresolved = build_graph(catalog, load_analogues(corpus), load_terms(corpus))
+    return Knowledge(catalog, graph, unresolved, load_forced_matches(corpus))
+
+
+def load_knowledge(corpus: Path, cache_dir: Path | None = None) -> Knowledge:
+    """The knowledge base, from ``cache_dir`` when a cache for this exact input exists."""
+    if cache_dir is None:
+        return build_knowledge(corpus)
+    path = cache_dir / f"knowledge-{cache_key(corpus)}.pickle"
+    if path.exists():
+        with path.open("rb") as handle:
+            return pickle.load(handle)
+    knowledge = build_knowledge(corpus)
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
+    with temporary.open("wb") as handle:
+        pickle.dump(knowledge, handle, protocol=pickle.HIGHEST_PROTOCOL)
+    temporary.replace(path)
+    return knowledge

@@ -1,0 +1,145 @@
+"""Questions a judge asks of the graph: show, who cites, history, analogues.
+
+Pure functions from the knowledge base to plain records; the CLI formats them.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+
+from rules_kb.catalog import Catalog
+from rules_kb.errors import MalformedRuleNumber, RuleNotFound
+from rules_kb.graph import doc_id, rule_id
+from rules_kb.knowledge import Knowledge
+from rules_kb.model import RuleText
+from rules_kb.numbers import RuleNumber
+
+
+@dataclass(frozen=True)
+class Citation:
+    source_kind: str  # "text" or "term"
+    game: str
+    lang: str
+    version: str
+    number: str  # the citing rule (or the term)
+    document: str
+    raw: str
+    resolution: str
+
+
+def parse_rule(raw: str) -> RuleNumber:
+    try:
+        return RuleNumber.parse(raw)
+    except MalformedRuleNumber as exc:
+        raise RuleNotFound(raw, []) from exc
+
+
+def nearest_numbers(catalog: Catalog, game: str | None, number: RuleNumber, count: int = 5) -> list[str]:
+    """Existing numbers closest to ``number`` in document order: the likeliest intended ones."""
+    games = [game] if game else ["dm", "mtg"]
+    known = sorted({n for g in games for n in catalog.numbers_of(g)})
+    if not known:
+        return []
+    at = bisect.bisect_left(known, number)
+    window = known[max(0, at - count // 2): at + (count - count // 2)]
+    return [str(n) for n in window]
+
+
+def require_rule(knowledge: Knowledge, number: RuleNumber, game: str | None) -> list[str]:
+    """Games in which ``number`` exists; ``RuleNotFound`` with suggestions when none."""
+    games = [g for g in ([game] if game else ["dm", "mtg"]) if rule_id(g, number) in knowledge.graph
+             and any(knowledge.catalog.rules_in(gg, lang, label).get(number)
+                     for (gg, lang, label) in knowledge.catalog.texts if gg == g)]
+    if not games:
+        raise RuleNotFound(str(number), nearest_numbers(knowledge.catalog, game, number))
+    return games
+
+
+def history(knowledge: Knowledge, number: RuleNumber, game: str | None = None,
+            lang: str | None = None) -> list[RuleText]:
+    """Every text of a number, each game and language, oldest version first."""
+    catalog = knowledge.catalog
+    out = []
+    for found_game in require_rule(knowledge, number, game):
+        for language in ("ja", "en"):
+            if lang and language != lang:
+                continue
+            for label in catalog.version_labels(found_game, language):
+                out.extend(catalog.rules_in(found_game, language, label).get(number, []))
+    return out
+
+
+def show(knowledge: Knowledge, number: RuleNumber, game: str | None = None, lang: str | None = None,
+         version: str | None = None) -> list[RuleText]:
+    """The text of a rule: in ``version`` if given, else the newest version of each game and language."""
+    texts = history(knowledge, number, game, lang)
+    if version is not None:
+        chosen = [t for t in texts if t.version == version]
+        if not chosen:
+            have = sorted({t.version for t in texts})
+            raise RuleNotFound(f"{number} in version {version}", have)
+        return chosen
+    newest: dict[tuple[str, str], RuleText] = {}
+    for text in texts:  # oldest first, so the last one written wins
+        newest[(text.game, text.lang)] = text
+    return [newest[key] for key in sorted(newest)]
+
+
+def citations_of(knowledge: Knowledge, number: RuleNumber, game: str | None = None) -> list[Citation]:
+    """Who cites a rule: every citing text or glossary term, in which version."""
+    graph = knowledge.graph
+    out = []
+    for found_game in require_rule(knowledge, number, game):
+        target = rule_id(found_game, number)
+        for source, _, data in graph.in_edges(target, data=True):
+            if data.get("kind") != "cites":
+                continue
+            node = graph.nodes[source]
+            if node["kind"] == "text":
+                out.append(Citation("text", node["game"], node["lang"], node["version"], node["number"],
+                                    node["document"], data["raw"], data["resolution"]))
+            else:
+                out.append(Citation("term", node["game"], node["lang"], data.get("version", ""), node["term"],
+                                    "", data["raw"], data["resolution"]))
+    order = {key: i for i, key in enumerate(
+        (g, lg, label) for g, lg in sorted({(g, lg) for g, lg, _ in knowledge.catalog.versions})
+        for label in knowledge.catalog.version_labels(g, lg))}
+    return sorted(set(out), key=lambda c: (c.game, c.lang, order.get((c.game, c.lang, c.version), 0),
+                                           c.number, c.document, c.raw))
+
+
+def analogues_of(knowledge: Knowledge, number: RuleNumber, game: str | None = None) -> list[dict]:
+    """Analogue rules in the other game, with the Magic releases and evidence for each pair."""
+    graph = knowledge.graph
+    out = []
+    for found_game in require_rule(knowledge, number, game):
+        node = rule_id(found_game, number)
+        edges = list(graph.out_edges(node, data=True)) + [(t, s, d) for s, t, d in graph.in_edges(node, data=True)]
+        for _, other, data in edges:
+            if data.get("kind") != "analogue":
+                continue
+            target = graph.nodes[other]
+            out.append({"game": found_game, "number": str(number), "analogue_game": target["game"],
+                        "analogue": target["number"], "mtg_versions": data["mtg_versions"],
+                        "evidence": data["evidence"]})
+    return sorted(out, key=lambda r: (r["analogue_game"], RuleNumber.parse(r["analogue"]).sort_key(),
+                                      r["mtg_versions"]))
+
+
+def documents_about(knowledge: Knowledge, number: RuleNumber, game: str) -> list[dict]:
+    """Change notices and commentary linked to a rule (``changed_by`` / ``discussed_by``)."""
+    graph = knowledge.graph
+    node = rule_id(game, number)
+    if node not in graph:
+        return []
+    out = []
+    for _, target, data in graph.out_edges(node, data=True):
+        if data.get("kind") in ("changed_by", "discussed_by"):
+            out.append({"kind": data["kind"], "document": graph.nodes[target]["id"],
+                        "date": data.get("date"), "marks": data.get("marks", [])})
+    unique = {(d["kind"], d["document"]): d for d in out}
+    return [unique[k] for k in sorted(unique)]
+
+
+__all__ = ["Citation", "analogues_of", "citations_of", "doc_id", "documents_about", "history", "show"]
