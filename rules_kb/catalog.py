@@ -80,7 +80,8 @@ def build_catalog(documents: list[ParsedDocument]) -> Catalog:
             info = versions.setdefault((version.game, version.lang, version.label),
                                        VersionInfo(version.game, version.lang, version.label, version.date))
             info.date = info.date or version.date
-            info.kinds.add(version.kind)
+            # A contents page or an index naming a release says nothing about its rules.
+            info.kinds.add("contents" if parsed.meta.kind == "contents" else version.kind)
             if parsed.meta.id not in info.documents:
                 info.documents.append(parsed.meta.id)
         for rule in parsed.rules:

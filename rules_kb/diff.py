@@ -1,0 +1,328 @@
+"""Token-level diff of two texts of one rule, in one language, with a verdict on the change.
+
+Tokens (see ``tokens``) are compared by surface with ``difflib.SequenceMatcher``
+(``autojunk=False``: the junk heuristic would ignore frequent tokens such as ``the`` or
+``の`` in long rules and produce nonsense). The diff then goes back to the text: each op
+carries the exact pieces of both originals, whitespace included, so joining the old pieces
+gives the old text and joining the new pieces the new text, character for character.
+Whitespace next to a change goes into the change only where the two sides differ there.
+
+The verdict is ``unchanged`` (identical texts), ``editorial`` (every change is spelling
+only) or ``substantive``. Editorial kinds, decided here and tried in this order:
+
+* ``width``: full-width vs half-width forms (``５０７`` / ``507``, ``（`` / ``(``), by NFKC;
+* ``punctuation``: ``。``/``.`` and ``、``/``,`` (seed 002's 506.1 ends with a half-width
+  ``.``), and any change made of punctuation tokens only: a comma or period added or
+  dropped, a card name put in ``《》``;
+* ``quotes``: typographic vs ASCII quotes (``it’s`` / ``it's``);
+* ``case``: upper vs lower case;
+* ``contraction``: ``is not`` / ``isn't``, ``cannot`` / ``can't`` (the 1.20 → 1.38
+  retouch of the English 507.1a made both);
+* ``hyphenation``: hyphens and spaces inside a word (``nonactive`` / ``non-active``);
+* ``spelling`` (Japanese): tokens with equal Sudachi normalized form *and* equal part of
+  speech, inflection included (プレイヤー / プレーヤー, すべて / 全て, 取り除く / 取除く);
+  an equal normalized form with another inflection (選ん / 選び) is grammar, not spelling;
+* ``typo`` (English): one word for one word, same first letter, difflib character ratio
+  ≥ 0.8, and not two inflections of one stem (``blocked`` / ``blocker``, ``creature`` /
+  ``creatures`` are substantive; ``creatue`` / ``creature`` is a typo);
+* ``whitespace``: whitespace only.
+
+Anything else, including a replaced stretch whose token counts differ and that no fold
+explains, is substantive: when unsure, a change is shown as substantive, never hidden.
+Aligning whole versions (which rule pairs with which) is not done here.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from bisect import bisect_left
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+
+from rules_kb.tokens import Token, fold_latin, tokenize
+
+_RED, _GREEN, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[0m"
+_WHITESPACE = re.compile(r"\s+")
+_HYPHENS = re.compile(r"[-\u2010\u2011\s]+")
+_JA_PUNCTUATION = str.maketrans({"。": ".", "、": ","})
+_CONTRACTIONS = re.compile(r"\b(?:can't|cannot|won't|(\w+)n't)\b")
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"'})
+# Endings that turn one English word into another form of it: a change between two of
+# these on one stem (block-ed / block-er) is grammar, not a typo.
+_INFLECTIONS = frozenset({"", "s", "es", "d", "ed", "r", "er", "ers", "ing", "'s", "n", "en", "ly", "est"})
+TYPO_MIN_RATIO = 0.8
+
+
+@dataclass(frozen=True)
+class DiffOp:
+    """One piece of the diff: ``tag`` is ``equal``, ``delete``, ``insert`` or ``replace``."""
+
+    tag: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class Change:
+    """One changed stretch and its kind: an editorial kind (see module doc) or ``substantive``."""
+
+    old: str
+    new: str
+    reason: str
+
+    @property
+    def editorial(self) -> bool:
+        return self.reason != "substantive"
+
+
+@dataclass
+class TokenDiff:
+    old: str
+    new: str
+    lang: str
+    ops: list[DiffOp]
+    similarity: float
+    changes: list[Change] = field(default_factory=list)
+
+    @property
+    def classification(self) -> str:
+        if self.old == self.new:
+            return "unchanged"
+        if all(change.editorial for change in self.changes):
+            return "editorial"
+        return "substantive"
+
+    @property
+    def editorial_changes(self) -> list[tuple[str, str, str]]:
+        """``(old, new, reason)`` per editorial change, e.g. ``("creatue", "creature", "typo")``."""
+        return [(c.old, c.new, c.reason) for c in self.changes if c.editorial]
+
+    @property
+    def substantive_changes(self) -> list[tuple[str, str]]:
+        return [(c.old, c.new) for c in self.changes if not c.editorial]
+
+    def old_text(self) -> str:
+        return "".join(op.old for op in self.ops)
+
+    def new_text(self) -> str:
+        return "".join(op.new for op in self.ops)
+
+
+def diff_tokens(old: str, new: str, lang: str) -> TokenDiff:
+    """Tokenize both texts and diff them; ``diff_token_lists`` reuses tokens already made."""
+    return diff_token_lists(old, new, tokenize(old, lang), tokenize(new, lang), lang)
+
+
+def diff_token_lists(old: str, new: str, old_tokens: list[Token], new_tokens: list[Token], lang: str) -> TokenDiff:
+    """Diff two texts already tokenized (an aligner compares one text with many)."""
+    matcher = SequenceMatcher(None, [t.surface for t in old_tokens], [t.surface for t in new_tokens], autojunk=False)
+    builder = _OpBuilder(old, new, old_tokens, new_tokens, lang)
+    old_at = new_at = 0  # how far each text has been emitted
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            builder.change(old_at, old_tokens[i1].start, new_at, new_tokens[j1].start)
+            builder.equal_run(old_tokens[i1:i2], new_tokens[j1:j2])
+            old_at, new_at = old_tokens[i2 - 1].end, new_tokens[j2 - 1].end
+    builder.change(old_at, len(old), new_at, len(new))
+    similarity = 1.0 if not old_tokens and not new_tokens else matcher.ratio()
+    return TokenDiff(old, new, lang, builder.merged_ops(), similarity, builder.changes)
+
+
+class _OpBuilder:
+    """Collects ops and changes in text order, from equal runs and the stretches between them."""
+
+    def __init__(self, old: str, new: str, old_tokens: list[Token], new_tokens: list[Token], lang: str) -> None:
+        self.old, self.new, self.lang = old, new, lang
+        self.old_tokens, self.new_tokens = old_tokens, new_tokens
+        self.ops: list[DiffOp] = []
+        self.changes: list[Change] = []
+
+    def equal_run(self, old_tokens: list[Token], new_tokens: list[Token]) -> None:
+        """Tokens that match; the whitespace between them may still differ."""
+        for k, (a, b) in enumerate(zip(old_tokens, new_tokens, strict=True)):
+            self._emit("equal", a.surface, b.surface)
+            if k + 1 < len(old_tokens):
+                self._whitespace(self.old[a.end : old_tokens[k + 1].start], self.new[b.end : new_tokens[k + 1].start])
+
+    def change(self, old_start: int, old_end: int, new_start: int, new_end: int) -> None:
+        """The text between two equal runs: changed tokens and the whitespace around them."""
+        old, new = self.old[old_start:old_end], self.new[new_start:new_end]
+        head = _common_whitespace_prefix(old, new)
+        tail = _common_whitespace_suffix(old[len(head) :], new[len(head) :])
+        middle_old, middle_new = old[len(head) : len(old) - len(tail)], new[len(head) : len(new) - len(tail)]
+        self._emit("equal", head, head)
+        a = self.old_tokens[_within(self.old_tokens, old_start, old_end)]
+        b = self.new_tokens[_within(self.new_tokens, new_start, new_end)]
+        if a or b:
+            self._emit(_tag(middle_old, middle_new), middle_old, middle_new)
+            self.changes.extend(classify_change(a, b, self.lang, middle_old.strip(), middle_new.strip()))
+        else:
+            self._whitespace(middle_old, middle_new)
+        self._emit("equal", tail, tail)
+
+    def _whitespace(self, old: str, new: str) -> None:
+        if old == new:
+            self._emit("equal", old, new)
+        else:
+            self._emit(_tag(old, new), old, new)
+            self.changes.append(Change(old, new, "whitespace"))
+
+    def _emit(self, tag: str, old: str, new: str) -> None:
+        if old or new:
+            self.ops.append(DiffOp(tag, old, new))
+
+    def merged_ops(self) -> list[DiffOp]:
+        merged: list[DiffOp] = []
+        for op in self.ops:
+            if merged and merged[-1].tag == op.tag == "equal":
+                merged[-1] = DiffOp("equal", merged[-1].old + op.old, merged[-1].new + op.new)
+            else:
+                merged.append(op)
+        return merged
+
+
+def _within(tokens: list[Token], start: int, end: int) -> slice:
+    """The tokens lying in characters ``start:end`` (tokens are sorted by offset)."""
+    return slice(bisect_left(tokens, start, key=_start_of), bisect_left(tokens, end, key=_start_of))
+
+
+def _start_of(token: Token) -> int:
+    return token.start
+
+
+def _tag(old: str, new: str) -> str:
+    if not old:
+        return "insert"
+    return "delete" if not new else "replace"
+
+
+def _common_whitespace_prefix(a: str, b: str) -> str:
+    n = 0
+    while n < len(a) and n < len(b) and a[n] == b[n] and a[n].isspace():
+        n += 1
+    return a[:n]
+
+
+def _common_whitespace_suffix(a: str, b: str) -> str:
+    n = 0
+    while n < len(a) and n < len(b) and a[-1 - n] == b[-1 - n] and a[-1 - n].isspace():
+        n += 1
+    return a[len(a) - n :]
+
+
+# --- what kind of change --------------------------------------------------------------------
+
+# Cumulative folds: the first after which both sides are equal names the change.
+_FOLDS: tuple[tuple[str, Callable[[str], str]], ...] = (
+    ("width", lambda s: unicodedata.normalize("NFKC", _WHITESPACE.sub(" ", s))),
+    ("punctuation", lambda s: s.translate(_JA_PUNCTUATION)),
+    ("quotes", lambda s: s.translate(_QUOTES)),
+    ("case", str.lower),
+    ("contraction", lambda s: _CONTRACTIONS.sub(_expand_contraction, s)),
+    ("hyphenation", lambda s: _HYPHENS.sub("", s)),
+)
+
+
+def _expand_contraction(match: re.Match[str]) -> str:
+    word = match.group(0)
+    if match.group(1):
+        return f"{match.group(1)} not"
+    return {"won't": "will not"}.get(word, "can not")
+
+
+def classify_change(old_tokens: list[Token], new_tokens: list[Token], lang: str, old: str, new: str) -> list[Change]:
+    """Name one changed stretch (``old`` with its tokens replaced by ``new``) editorial or not.
+
+    A stretch of equal token counts is judged token by token, so that two typo fixes in a
+    row are two editorial changes; otherwise it is judged as a whole.
+    """
+    reason = _fold_reason(old, new) or _punctuation_reason(old_tokens, new_tokens)
+    if reason:
+        return [Change(old, new, reason)]
+    if old_tokens and len(old_tokens) == len(new_tokens):
+        pairs = [(a, b) for a, b in zip(old_tokens, new_tokens, strict=True) if a.surface != b.surface]
+        reasons = [_token_reason(a, b, lang) for a, b in pairs]
+        if all(reasons):
+            return [Change(a.surface, b.surface, r) for (a, b), r in zip(pairs, reasons, strict=True) if r]
+    return [Change(old, new, "substantive")]
+
+
+def _fold_reason(old: str, new: str) -> str | None:
+    for reason, fold in _FOLDS:
+        old, new = fold(old), fold(new)
+        if old == new:
+            return reason
+    return None
+
+
+def _punctuation_reason(old_tokens: list[Token], new_tokens: list[Token]) -> str | None:
+    if any(t.is_word for t in old_tokens) or any(t.is_word for t in new_tokens):
+        return None
+    return "punctuation"
+
+
+def _token_reason(a: Token, b: Token, lang: str) -> str | None:
+    reason = _fold_reason(a.surface, b.surface) or _punctuation_reason([a], [b])
+    if reason:
+        return reason
+    if lang == "ja" and a.pos and a.normalized == b.normalized and a.pos == b.pos:
+        return "spelling"
+    if lang == "en" and is_typo(a.surface, b.surface):
+        return "typo"
+    return None
+
+
+def is_typo(old: str, new: str) -> bool:
+    """True when ``old`` and ``new`` look like one word mistyped, not two forms of a word."""
+    a, b = fold_latin(old), fold_latin(new)
+    if not a.replace("'", "").isalpha() or not b.replace("'", "").isalpha() or a[0] != b[0]:
+        return False
+    if SequenceMatcher(None, a, b, autojunk=False).ratio() < TYPO_MIN_RATIO:
+        return False
+    stem = _common_prefix_length(a, b)
+    return not (a[stem:] in _INFLECTIONS and b[stem:] in _INFLECTIONS)
+
+
+def _common_prefix_length(a: str, b: str) -> int:
+    n = 0
+    while n < len(a) and n < len(b) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+# --- rendering ------------------------------------------------------------------------------
+
+
+def render_html(diff: TokenDiff) -> str:
+    """The diff as HTML: unchanged text as is, ``<del>`` and ``<ins>`` around changes.
+
+    Every piece of source text is escaped, so rule text such as ``<script>`` or ``&`` can
+    neither break the page nor inject markup.
+    """
+    parts: list[str] = []
+    for op in diff.ops:
+        if op.tag == "equal":
+            parts.append(html.escape(op.new))
+            continue
+        if op.old:
+            parts.append(f"<del>{html.escape(op.old)}</del>")
+        if op.new:
+            parts.append(f"<ins>{html.escape(op.new)}</ins>")
+    return "".join(parts)
+
+
+def render_terminal(diff: TokenDiff, color: bool) -> str:
+    """The diff for a terminal: ANSI red/green when ``color``, else ``[-old-]{+new+}``."""
+    parts: list[str] = []
+    for op in diff.ops:
+        if op.tag == "equal":
+            parts.append(op.new)
+            continue
+        if op.old:
+            parts.append(f"{_RED}{op.old}{_RESET}" if color else f"[-{op.old}-]")
+        if op.new:
+            parts.append(f"{_GREEN}{op.new}{_RESET}" if color else f"{{+{op.new}+}}")
+    return "".join(parts)

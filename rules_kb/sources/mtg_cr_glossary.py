@@ -1,0 +1,76 @@
+"""The glossary of the Magic Comprehensive Rules: a term line, its definition, a blank line.
+
+Definitions may run over several lines (indented paragraphs, numbered senses, examples in
+old releases); all of them belong to the entry. One release drops the blank line between
+two entries, so a short unpunctuated line inside a definition starts a new entry.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules_kb.model import ParsedDocument, Term
+from rules_kb.sources.common import Line
+from rules_kb.sources.mtg_cr_body import Release
+
+# A line that reads like a term rather than part of a definition: short, flush left,
+# capitalised, not a sentence, not a numbered sense, not an example.
+_TERM_LIKE = re.compile(r"(?!Examples?:)[A-Z\"“'‘].{0,48}[^.:;,)\"”'’\s]")
+# How the line before a term ends: a definition ends a sentence, a wrapped line does not.
+_SENTENCE_END = re.compile(r"[.!?)\"”’:]\s*$")
+
+
+def parse_glossary(lines: list[Line], start: int, end: int, release: Release, parsed: ParsedDocument) -> None:
+    """Turn glossary lines ``start``..``end`` into terms."""
+    for block in _blocks(lines, start, end):
+        for entry in _split_run_together(block, parsed):
+            parsed.terms.append(_term(entry, release, parsed))
+
+
+def _blocks(lines: list[Line], start: int, end: int) -> list[list[Line]]:
+    """Runs of non-blank lines."""
+    blocks: list[list[Line]] = []
+    current: list[Line] = []
+    for index in range(start, end):
+        line = lines[index]
+        if line.stripped:
+            current.append(line)
+        elif current:
+            blocks.append(current)
+            current = []
+    if current:
+        blocks.append(current)
+    return blocks
+
+
+def _split_run_together(block: list[Line], parsed: ParsedDocument) -> list[list[Line]]:
+    """Split a block where a term line follows a definition without the blank line between."""
+    entries = [block[:2]]
+    for position in range(2, len(block)):
+        line = block[position]
+        starts_entry = (
+            position + 1 < len(block)
+            and line.text == line.text.lstrip()
+            and _SENTENCE_END.search(block[position - 1].text) is not None
+            and _TERM_LIKE.fullmatch(line.stripped) is not None
+        )
+        if starts_entry:
+            parsed.anomaly(line.start, "glossary-missing-blank",
+                           f"term {line.stripped!r} follows the definition of {entries[-1][0].stripped!r} "
+                           "without a blank line", "read as a new glossary entry")
+            entries.append([line])
+        else:
+            entries[-1].append(line)
+    return entries
+
+
+def _term(entry: list[Line], release: Release, parsed: ParsedDocument) -> Term:
+    head, definition = entry[0], entry[1:]
+    if not definition:
+        parsed.anomaly(head.start, "glossary-no-definition", f"glossary term {head.stripped!r} has no definition",
+                       "kept as a term with an empty definition")
+    text = ""
+    for line in definition:
+        text = release.join(text, line.stripped)
+    return Term(head.stripped, text, [line.span() for line in entry], game="mtg", lang="en",
+                version=release.version)

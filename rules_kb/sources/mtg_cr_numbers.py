@@ -1,0 +1,165 @@
+"""Rule-number lines of the Magic Comprehensive Rules and the checks that keep them in order.
+
+A line that starts with something like a number is only a *candidate*: it becomes a rule
+start when its number fits between its neighbours. That is what lets hard-wrapped releases
+(a continuation line can start with ``509.1a.``) and typo numbers (``306.1c`` printed under
+306.3) be told apart from real rule starts without guessing from the text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rules_kb.numbers import RuleNumber
+
+# A printed number at the start of a line. Besides the canonical ``100.``, ``100.1.`` and
+# ``100.1a`` it admits the deviations found in real releases: a space inside the number
+# (``702. 37a``), a missing rule part (``306.b``), no period or a stray one, a capital
+# letter, leading spaces and no space before the text (``901.4.All``).
+_NUMBERED = re.compile(
+    r"(?P<indent>[ \t]*)"
+    r"(?P<raw>(?P<section>\d{3})"
+    r"(?:\.(?P<inner> ?)(?P<rule>\d{1,3})(?P<letter>[a-zA-Z](?![a-zA-Z]))?"
+    r"|\.(?P<bare>[a-z])(?=[\s.]))?"
+    r"(?P<dot>\.)?)"
+    r"(?P<sep>[ \t]*)(?P<rest>.*)"
+)
+
+# Deviation codes (anomaly slugs): what each one means and what the parser does about it.
+_NUMBER_KEPT = "canonical number used; written_as keeps the printed form"
+_SPACING_IGNORED = "whitespace ignored; line read normally"
+DEVIATIONS = {
+    "leading-space": ("line indented before its number", _SPACING_IGNORED),
+    "rule-missing-period": ("rule number written without its trailing period", _NUMBER_KEPT),
+    "subrule-period": ("subrule number written with a trailing period", _NUMBER_KEPT),
+    "space-in-number": ("space inside the rule number", _NUMBER_KEPT),
+    "missing-space": ("no space between the number and the text", _SPACING_IGNORED),
+    "capital-letter": ("subrule letter written in capitals", _NUMBER_KEPT),
+    "indented-example": ("example line indented", _SPACING_IGNORED),
+    "number-like-continuation": (
+        "a line inside a paragraph starts with a number that does not fit the sequence "
+        "(a wrapped citation)",
+        "read as a continuation of the rule before it",
+    ),
+}
+
+
+@dataclass
+class Candidate:
+    """A body line that starts like a rule number, before the sequence check."""
+
+    index: int  # line index in the document
+    raw: str  # the number as printed
+    number: RuleNumber | None  # None when the printed form has no canonical reading
+    letter: str | None  # the printed subrule letter, lowercased (also for ``306.b``)
+    text_offset: int  # where the rule text starts inside the line
+    paragraph_start: bool  # the line follows a blank line or a heading
+    quirks: list[str] = field(default_factory=list)
+
+    @property
+    def canonical_form(self) -> str:
+        """How Magic prints this number: ``100.``, ``100.1.``, ``100.1a``."""
+        if self.number is None:
+            return ""
+        return str(self.number) + ("" if self.number.depth == 2 else ".")
+
+
+def read_candidate(index: int, text: str, paragraph_start: bool) -> Candidate | None:
+    """Read a numbered line, or None when the line does not start with a rule number."""
+    match = _NUMBERED.match(text)
+    if match is None or "." not in match["raw"]:
+        return None
+    rest, sep = match["rest"], match["sep"]
+    if rest and not sep and not (rest[0].isupper() or rest[0] in "\"“'"):
+        return None  # ``100.5x`` or ``2008.10`` is not a number followed by text
+    if match["inner"] and match["rule"] is None:
+        return None
+    number, letter = _canonical(match)
+    candidate = Candidate(index, match["raw"], number, letter, match.start("rest"), paragraph_start)
+    candidate.quirks = _quirks(match, number)
+    return candidate
+
+
+def _canonical(match: re.Match[str]) -> tuple[RuleNumber | None, str | None]:
+    section = int(match["section"])
+    if match["bare"]:
+        return None, match["bare"]
+    if match["rule"] is None:
+        return RuleNumber(section), None
+    letter = match["letter"].lower() if match["letter"] else None
+    return RuleNumber(section, int(match["rule"]), letter), letter
+
+
+def _quirks(match: re.Match[str], number: RuleNumber | None) -> list[str]:
+    quirks = []
+    if match["indent"]:
+        quirks.append("leading-space")
+    if number is not None and number.depth == 1 and not match["dot"]:
+        quirks.append("rule-missing-period")
+    if number is not None and number.depth == 2 and match["dot"]:
+        quirks.append("subrule-period")
+    if match["inner"]:
+        quirks.append("space-in-number")
+    if match["rest"] and not match["sep"]:
+        quirks.append("missing-space")
+    if match["letter"] and match["letter"].isupper():
+        quirks.append("capital-letter")
+    return quirks
+
+
+def next_letters(letter: str | None) -> tuple[str, ...]:
+    """Letters that may follow ``letter``: Magic skips ``l`` and ``o``, some releases may not."""
+    if letter is None:
+        return ("a",)
+    plain = chr(ord(letter) + 1)
+    skipped = plain
+    while skipped in "lo":
+        skipped = chr(ord(skipped) + 1)
+    return (skipped,) if skipped == plain else (skipped, plain)
+
+
+def is_successor(previous: RuleNumber | None, number: RuleNumber) -> bool:
+    """True when ``number`` comes right after ``previous`` with nothing missing between."""
+    if previous is None:
+        return number.rule is None and number.section % 100 == 0
+    if number.rule is None:
+        starts_chapter = number.section % 100 == 0 and number.chapter > previous.chapter
+        return number.section == previous.section + 1 or starts_chapter
+    if number.section != previous.section:
+        return False
+    if number.letter is not None:
+        return number.rule == previous.rule and number.letter in next_letters(previous.letter)
+    return number.rule == (previous.rule or 0) + 1
+
+
+def fits(previous: RuleNumber | None, number: RuleNumber, following: RuleNumber | None) -> bool:
+    """True when ``number`` sits between its neighbours.
+
+    The following number only counts when it is itself after ``previous``: a typo in the
+    next line must not make this line look out of place.
+    """
+    if previous is not None and number <= previous:
+        return False
+    if following is None or (previous is not None and following <= previous):
+        return True
+    return number < following
+
+
+def repair(previous: RuleNumber | None, candidate: Candidate) -> RuleNumber | None:
+    """The number a misprinted one most likely stands for, judged from the line before it.
+
+    A subrule whose letter is the next one under the current rule is filed there
+    (``306.1c`` after 306.3b is 306.3c, ``306.b`` after 306.3a is 306.3b); a rule whose
+    number is the next one of the current section is filed there (``311.2.`` after 312.1).
+    """
+    if previous is None or previous.rule is None:
+        return None
+    if candidate.letter is not None:
+        if candidate.letter in next_letters(previous.letter):
+            return RuleNumber(previous.section, previous.rule, candidate.letter)
+        return None
+    number = candidate.number
+    if number is not None and number.depth == 1 and number.rule == previous.rule + 1:
+        return RuleNumber(previous.section, number.rule)
+    return None

@@ -1,0 +1,176 @@
+"""Text to tokens: Sudachi (split mode A) for Japanese, word tokens for English.
+
+One tokenizer serves the token diff and, later, the search index, so that a query is cut
+exactly like the text it must match. Tokens keep their character offsets into the text they
+came from: the diff rebuilds both texts from them, whitespace included. Whitespace is never
+a token.
+
+``normalized`` is what two spellings of one word share:
+
+* Japanese: Sudachi's normalized form (プレイヤー and プレーヤー both give プレーヤー,
+  すべて gives 全て, ５０７ gives 507). Tokens written in Latin letters (``GR``, ``S-MAX``)
+  are folded like English words instead, because Sudachi maps some English words to
+  katakana loan words (``non`` → ノン) and leaves others alone (``nonactive``).
+* English: NFKC, typographic quotes folded to ASCII (’ → '), lowercased.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sudachipy import Dictionary, Tokenizer
+
+# Sudachi refuses one input longer than this many UTF-8 bytes.
+SUDACHI_MAX_BYTES = 49_149
+
+# Words: letters and digits, joined by apostrophes inside a word (it's, player’s) and by a
+# period or comma between digits (rule numbers 509.1a, 1,000), so that a rule reference
+# stays one token. Anything else that is not whitespace is a token of one character:
+# "non-active" is non, -, active.
+_EN_TOKEN = re.compile(r"[^\W_]+(?:(?:['\u2018\u2019]|(?<=\d)[.,](?=\d))[^\W_]+)*|\S")
+_QUOTE_FOLD = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"'})
+_LATIN_WORD = re.compile(r"[A-Za-z0-9'\-.,]+")
+# Where a long text may be cut before Sudachi sees it, best first.
+_CUT_POINTS = (re.compile(r"\n"), re.compile(r"[。．.!?！？]"), re.compile(r"\s"))
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token: ``surface`` is ``text[start:end]`` exactly.
+
+    ``pos`` is Sudachi's part of speech, comma-joined, for Japanese (empty for English):
+    the diff uses it to tell a spelling variant (same normalized form, same inflection)
+    from a grammatical change (same normalized form, other inflection).
+    """
+
+    surface: str
+    normalized: str
+    start: int
+    end: int
+    pos: str = ""
+
+    @property
+    def is_word(self) -> bool:
+        """True when the token has a letter or a digit (punctuation tokens do not)."""
+        return any(ch.isalnum() for ch in self.surface)
+
+
+def tokenize(text: str, lang: str) -> list[Token]:
+    """Cut ``text`` into tokens with offsets into ``text``; ``lang`` is ``ja`` or ``en``."""
+    if lang == "ja":
+        return _tokenize_japanese(text)
+    if lang == "en":
+        return _tokenize_english(text)
+    raise ValueError(f"no tokenizer for language {lang!r} (expected 'ja' or 'en')")
+
+
+def normalize_for_search(text: str, lang: str) -> str:
+    """Space-joined normalized word tokens, for the search index and its queries.
+
+    Punctuation tokens are left out: they carry nothing a reader searches for, and
+    keeping them would make ``non-active`` and ``non active`` index differently.
+    """
+    return " ".join(token.normalized for token in tokenize(text, lang) if token.is_word)
+
+
+def fold_latin(surface: str) -> str:
+    """The normalized form of an English word: NFKC, ASCII quotes, lower case."""
+    return unicodedata.normalize("NFKC", surface).translate(_QUOTE_FOLD).lower()
+
+
+def _tokenize_english(text: str) -> list[Token]:
+    return [
+        Token(match.group(), fold_latin(match.group()), match.start(), match.end())
+        for match in _EN_TOKEN.finditer(text)
+    ]
+
+
+# --- Japanese -----------------------------------------------------------------------------
+
+_local = threading.local()
+
+
+@cache
+def _dictionary() -> Dictionary:
+    """Load the Sudachi dictionary once per process; it is the expensive part."""
+    from sudachipy import Dictionary
+
+    return Dictionary()
+
+
+def _sudachi() -> Tokenizer:
+    """One mode-A tokenizer per thread: a Sudachi tokenizer may not be shared across threads."""
+    tokenizer = getattr(_local, "tokenizer", None)
+    if tokenizer is None:
+        from sudachipy import SplitMode
+
+        tokenizer = _dictionary().tokenizer(mode=SplitMode.A)
+        _local.tokenizer = tokenizer
+    return tokenizer
+
+
+def _tokenize_japanese(text: str) -> list[Token]:
+    tokenizer = _sudachi()
+    tokens: list[Token] = []
+    for offset, chunk in split_for_sudachi(text):
+        for morpheme in tokenizer.tokenize(chunk):
+            surface = morpheme.surface()
+            if surface.isspace() or not surface:
+                continue
+            start = offset + morpheme.begin()
+            if any(ch.isspace() for ch in surface):
+                tokens.extend(_split_on_whitespace(surface, start))
+                continue
+            tokens.append(Token(surface, _japanese_normalized(surface, morpheme.normalized_form()),
+                                start, start + len(surface), ",".join(morpheme.part_of_speech())))
+    return tokens
+
+
+def _japanese_normalized(surface: str, normalized: str) -> str:
+    """Sudachi's form, except for Latin words, which are folded like English (see module doc)."""
+    if _LATIN_WORD.fullmatch(unicodedata.normalize("NFKC", surface)):
+        return fold_latin(surface)
+    return normalized
+
+
+def _split_on_whitespace(surface: str, start: int) -> list[Token]:
+    """A morpheme with whitespace inside (never seen, but whitespace is never a token)."""
+    return [
+        Token(m.group(), fold_latin(m.group()), start + m.start(), start + m.end())
+        for m in re.finditer(r"\S+", surface)
+    ]
+
+
+def split_for_sudachi(text: str, limit: int = SUDACHI_MAX_BYTES) -> list[tuple[int, str]]:
+    """Cut ``text`` into ``(offset, chunk)`` pieces of at most ``limit`` UTF-8 bytes.
+
+    Cuts fall after a line end if the window has one, else after a sentence end, else at
+    whitespace, else anywhere (a single unbroken run longer than the limit).
+    """
+    if len(text) * 4 <= limit or len(text.encode("utf-8")) <= limit:
+        return [(0, text)]
+    chunks: list[tuple[int, str]] = []
+    position = 0
+    while position < len(text):
+        window = text[position : position + limit]
+        window = window.encode("utf-8")[:limit].decode("utf-8", errors="ignore")
+        if position + len(window) < len(text):
+            window = window[: _last_cut(window)]
+        chunks.append((position, window))
+        position += len(window)
+    return chunks
+
+
+def _last_cut(window: str) -> int:
+    """Length of the longest prefix of ``window`` that ends at a good cut point."""
+    for pattern in _CUT_POINTS:
+        ends = [m.end() for m in pattern.finditer(window)]
+        if ends:
+            return ends[-1]
+    return len(window)

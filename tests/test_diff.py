@@ -1,0 +1,213 @@
+"""Token diffs of real rule texts: what changed, whether it matters, and how it renders.
+
+Rule texts are cut straight from the corpus files (line found by its number, bullet and
+number removed, hard-wrapped lines rejoined as each source requires), so that these tests
+do not depend on any parser.
+"""
+
+import html
+import re
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+from rules_kb.decode import decode_document
+from rules_kb.diff import diff_tokens, is_typo, render_html, render_terminal
+
+CORPUS = Path(__file__).parent.parent / "corpus"
+FANDOM_120 = "dm/fandom-excerpts/Block_Declaration_Step__GGR-v1.20.txt"
+SEED_000, SEED_001, SEED_002, SEED_004 = (
+    "seeds/000_4db7e39e89e37720.txt",
+    "seeds/001_875977f70958757f.txt",
+    "seeds/002_e6076c1372c6c682.txt",
+    "seeds/004_9e840b7733df29ed.txt",
+)
+DM_148 = "dm/official-rule-text/dm_rule-ja-v1.48.md"
+
+
+def corpus_text(name: str) -> str:
+    return decode_document((CORPUS / name).read_bytes(), name).text
+
+
+def line_rule(name: str, number: str, occurrence: int = 0) -> str:
+    """The text of a one-line rule: after its bullet (``-``, ``•``) and number."""
+    pattern = rf"^[\s•\-]*{re.escape(number)}\.? (.*)$"
+    return re.findall(pattern, corpus_text(name), re.M)[occurrence].strip()
+
+
+def wrapped_rule_148(number: str) -> str:
+    """A rule of the Ver.1.48 body: Japanese hard-wrapped lines rejoin with no space."""
+    text = corpus_text(DM_148)
+    start = text.index(f"\n{number} ", text.index("\n506.3e"))  # the body, not the contents
+    lines: list[str] = []
+    for line in text[start + 1 :].split("\n"):
+        if lines and (re.match(r"\d{3}\.", line) or line.startswith("例")):
+            break
+        lines.append(line.rstrip())
+    return "".join(lines)[len(number) + 1 :]
+
+
+def magic_309_2a_2007() -> str:
+    """Seed 004's 2007/10/01 paragraph of 309.2a, its wrapped lines rejoined with spaces."""
+    text = corpus_text(SEED_004)
+    paragraph = text[text.index("- 309.2a - For each") : text.index("[CompRules 2007/10/01]\n- 309.2b")]
+    return " ".join(paragraph.removeprefix("- 309.2a - ").split())
+
+
+def assert_round_trip(diff) -> None:
+    assert diff.old_text() == diff.old and diff.new_text() == diff.new
+    rendered = render_html(diff)
+    without_ins = re.sub(r"<ins>.*?</ins>", "", rendered, flags=re.S).replace("<del>", "").replace("</del>", "")
+    without_del = re.sub(r"<del>.*?</del>", "", rendered, flags=re.S).replace("<ins>", "").replace("</ins>", "")
+    assert html.unescape(without_ins) == diff.old
+    assert html.unescape(without_del) == diff.new
+
+
+def test_typo_fixed_between_english_120_and_138_is_editorial():
+    old, new = line_rule(FANDOM_120, "507.1b"), line_rule(SEED_000, "507.1b")
+    assert old.startswith("The chosen creature becomes a blocking creatue. It remains")
+    diff = diff_tokens(old, new, "en")
+    assert diff.classification == "editorial"
+    assert diff.editorial_changes == [("creatue", "creature", "typo")]
+    terminal = render_terminal(diff, color=False)
+    assert terminal.startswith("The chosen creature becomes a blocking [-creatue-]{+creature+}.")
+    assert 0.9 < diff.similarity < 1
+    assert_round_trip(diff)
+
+
+def test_nonactive_to_non_active_is_editorial():
+    old, new = line_rule(FANDOM_120, "507.1"), line_rule(SEED_000, "507.1")
+    assert (old, new) == (
+        "The nonactive player specifies a blocking creature.",
+        "The non-active player specifies a blocking creature.",
+    )
+    diff = diff_tokens(old, new, "en")
+    assert diff.classification == "editorial"
+    assert diff.editorial_changes == [("nonactive", "non-active", "hyphenation")]
+    assert render_html(diff) == "The <del>nonactive</del><ins>non-active</ins> player specifies a blocking creature."
+
+
+def test_english_507_1a_retouch_mixes_contractions_with_a_reworded_clause():
+    diff = diff_tokens(line_rule(FANDOM_120, "507.1a"), line_rule(SEED_000, "507.1a"), "en")
+    assert ("is not", "isn't", "contraction") in diff.editorial_changes
+    assert diff.substantive_changes == [("which cannot", "that can't")]
+    assert diff.classification == "substantive"
+
+
+def test_japanese_spelling_variant_is_editorial():
+    old = line_rule(SEED_001, "507.1")
+    assert old == "非ターン・プレイヤーは、攻撃先を変更する能力を使用するクリーチャーを選びます。"
+    diff = diff_tokens(old, old.replace("プレイヤー", "プレーヤー"), "ja")
+    assert diff.classification == "editorial"
+    assert diff.editorial_changes == [("プレイヤー", "プレーヤー", "spelling")]
+
+
+def test_japanese_inflection_change_is_not_spelling():
+    # Same lemma (選ぶ), other inflection: grammar, not orthography.
+    diff = diff_tokens("選んで", "選びて", "ja")
+    assert diff.classification == "substantive"
+
+
+def test_notice_2021_and_ver_148_differ_only_in_character_width():
+    # 001 writes 1つずつ and (ガードマン等); the Ver.1.48 rulebook writes １つずつ and （ガードマン等）.
+    diff = diff_tokens(line_rule(SEED_001, "507.2"), wrapped_rule_148("507.2."), "ja")
+    assert diff.classification == "editorial"
+    assert diff.editorial_changes == [("1", "１", "width")]
+    diff = diff_tokens(line_rule(SEED_001, "507.2b"), wrapped_rule_148("507.2b."), "ja")
+    assert diff.editorial_changes == [("(", "（", "width"), (")", "）", "width")]
+    assert diff_tokens(line_rule(SEED_001, "507.2a"), wrapped_rule_148("507.2a."), "ja").classification == "unchanged"
+
+
+def test_half_width_punctuation_in_seed_002_is_editorial():
+    # 506.2c repeats 506.3c (merged into the 506.3a line) with ", " and "." for 、 and 。.
+    old = line_rule(SEED_002, "506.2c")
+    new = re.search(r":::506\.3c(.*?):::", corpus_text(SEED_002)).group(1)
+    assert (old, new) == ("その後, ターン・プレイヤーの待機状態の効果を好きな順番で処理します.",
+                          "その後、ターン・プレイヤーの待機状態の効果を好きな順番で処理します。")
+    diff = diff_tokens(old, new, "ja")
+    assert diff.classification == "editorial"
+    assert diff.editorial_changes == [(",", "、", "punctuation"), (".", "。", "punctuation")]
+    assert_round_trip(diff)
+
+
+def test_card_name_put_in_brackets_is_editorial():
+    # The example under 507.1b: 001 writes 小結 座美の花 where 000 writes 《小結 座美の花》.
+    old, new = (re.search(r"例:(.*座美の花.*)$", corpus_text(name), re.M).group(1) for name in (SEED_001, SEED_000))
+    diff = diff_tokens(old, new, "ja")
+    assert diff.classification == "editorial"
+    assert diff.editorial_changes == [("", "《", "punctuation"), ("", "》", "punctuation")]
+    assert "相手の<ins>《</ins>小結 座美の花<ins>》</ins>が攻撃した場合" in render_html(diff)
+
+
+def test_different_japanese_rules_are_substantive():
+    diff = diff_tokens(line_rule(SEED_001, "507.2a"), line_rule(SEED_002, "506.3a", occurrence=1), "ja")
+    assert diff.classification == "substantive"
+    assert diff.similarity < 0.5
+    assert_round_trip(diff)
+
+
+def test_magic_309_2a_rewrite_shows_the_words_inserted_and_deleted():
+    old = magic_309_2a_2007()
+    new = line_rule("mtg/CR-2008-10-01.txt", "309.2a")
+    assert old.startswith("For each untapped creature the defending player controls, that player either")
+    diff = diff_tokens(old, new, "en")
+    assert diff.classification == "substantive"
+    rendered = render_html(diff)
+    assert rendered.startswith(
+        "<ins>The defending player chooses which creatures that he or she controls, if any, will block. "
+        "The chosen creatures must be untapped. </ins>For each <del>untapped creature</del>"
+        "<ins>of the chosen creatures,</ins> the defending player "
+        "<del>controls, that player either chooses not to block with it, or </del>chooses one creature"
+    )
+    assert "(See <del>Rule</del><ins>rule</ins> 500, &quot;Legal Attacks and Blocks.&quot;)" in rendered
+    assert ("Rule", "rule", "case") in diff.editorial_changes
+    assert_round_trip(diff)
+
+
+def test_html_escapes_hostile_text():
+    diff = diff_tokens("Deal 2 & <b>win</b>", "Deal 3 & <b>win</b> <script>alert('x')</script>", "en")
+    rendered = render_html(diff)
+    assert "<script>" not in rendered and "<b>" not in rendered
+    assert rendered == (
+        "Deal <del>2</del><ins>3</ins> &amp; &lt;b&gt;win&lt;/b&gt;"
+        "<ins> &lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;</ins>"
+    )
+    assert_round_trip(diff)
+
+
+def test_terminal_rendering_with_and_without_colour():
+    diff = diff_tokens("a blocking creatue", "a blocking creature", "en")
+    assert render_terminal(diff, color=False) == "a blocking [-creatue-]{+creature+}"
+    assert render_terminal(diff, color=True) == "a blocking \x1b[31mcreatue\x1b[0m\x1b[32mcreature\x1b[0m"
+
+
+def test_whitespace_is_kept_and_whitespace_only_changes_are_editorial():
+    diff = diff_tokens("The chosen  creature\nbecomes", "The chosen creature becomes ", "en")
+    assert diff.classification == "editorial"
+    assert {reason for _, _, reason in diff.editorial_changes} == {"whitespace"}
+    assert_round_trip(diff)
+    assert diff_tokens("same", "same", "en").classification == "unchanged"
+    assert diff_tokens("", "", "ja").similarity == 1.0
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "typo"),
+    [
+        ("creatue", "creature", True),
+        ("blocked", "blocker", False),  # two forms of one stem
+        ("creature", "creatures", False),
+        ("attacks", "attacked", False),
+        ("player", "layer", False),  # first letter differs
+        ("may", "must", False),
+    ],
+)
+def test_typo_or_other_word(old, new, typo):
+    assert is_typo(old, new) is typo
+
+
+def test_neighbouring_rules_of_ver_148_round_trip():
+    body = corpus_text(DM_148).split("\n")[1200:1300]
+    lines = [line.strip() for line in body if len(line.strip()) > 20]
+    for old, new in pairwise(lines):
+        assert_round_trip(diff_tokens(old, new, "ja"))
