@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from itertools import chain
 
@@ -40,33 +41,46 @@ def record_spans(parsed: ParsedDocument) -> list[Span]:
 
 
 def account(parsed: ParsedDocument) -> Accounting:
-    """Count covered, uncovered and doubly covered non-whitespace characters."""
+    """Count covered, uncovered and doubly covered non-whitespace characters.
+
+    A sweep over span boundaries: whitespace is counted per segment with a regex, so the
+    work is done in C and scales with the number of spans, not of characters.
+    """
     text = parsed.text
-    owners = bytearray(len(text))
+    events: dict[int, int] = {0: 0, len(text): 0}
     for start, end in record_spans(parsed):
-        for i in range(max(start, 0), min(end, len(text))):
-            if owners[i] < 2:
-                owners[i] += 1
+        start, end = max(start, 0), min(end, len(text))
+        if start < end:
+            events[start] = events.get(start, 0) + 1
+            events[end] = events.get(end, 0) - 1
     uncovered: list[Span] = []
     overlapping: list[Span] = []
-    covered = characters = 0
-    for i, char in enumerate(text):
-        if char.isspace():
+    covered = characters = depth = 0
+    boundaries = sorted(events)
+    for here, there in zip(boundaries, boundaries[1:], strict=False):
+        depth += events[here]
+        segment = text[here:there]
+        solid = len(segment) - len(_WHITESPACE.findall(segment))
+        if not solid:
             continue
-        characters += 1
-        count = owners[i]
-        if count == 1:
-            covered += 1
-        elif count == 0:
-            _extend(uncovered, i)
-        else:
-            covered += 1
-            _extend(overlapping, i)
+        characters += solid
+        if depth >= 1:
+            covered += solid
+        if depth != 1:
+            _extend(uncovered if depth == 0 else overlapping, text, here, there)
     return Accounting(characters, covered, tuple(uncovered), tuple(overlapping))
 
 
-def _extend(runs: list[Span], i: int) -> None:
-    if runs and runs[-1][1] == i:
-        runs[-1] = (runs[-1][0], i + 1)
+_WHITESPACE = re.compile(r"\s")
+
+
+def _extend(runs: list[Span], text: str, start: int, end: int) -> None:
+    """Add the trimmed run, merging with the previous one when only whitespace separates them."""
+    while text[start].isspace():
+        start += 1
+    while text[end - 1].isspace():
+        end -= 1
+    if runs and not text[runs[-1][1]:start].strip():
+        runs[-1] = (runs[-1][0], end)
     else:
-        runs.append((i, i + 1))
+        runs.append((start, end))

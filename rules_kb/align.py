@@ -87,10 +87,13 @@ class _Vectors:
             frequency.update(bag)
         total = len(self.old) + len(self.new) + 1
         self.idf = {token: math.log(total / count) + 0.1 for token, count in frequency.items()}
-        self.index: dict[str, list[RuleNumber]] = defaultdict(list)
-        for number in sorted(self.new):
+        # Candidate search works on positions, not RuleNumbers: hashing dataclasses dominated.
+        self.new_order = sorted(self.new)
+        self.index: dict[str, list[int]] = defaultdict(list)
+        for position, number in enumerate(self.new_order):
             for token in self.new[number]:
-                self.index[token].append(number)
+                self.index[token].append(position)
+        self.rare = {number: sorted(bag, key=lambda t: (-self.idf[t], t))[:12] for number, bag in self.old.items()}
 
     @staticmethod
     def _tokens(rule: RuleText, lang: str) -> frozenset[str]:
@@ -107,13 +110,18 @@ class _Vectors:
 
     def candidates(self, old: RuleNumber, allowed: set[RuleNumber]) -> list[RuleNumber]:
         """New rules sharing the old rule's rarest tokens: a cheap pre-filter before scoring."""
-        rare = sorted(self.old[old], key=lambda t: (-self.idf[t], t))[:12]
-        hits: Counter[RuleNumber] = Counter()
-        for token in rare:
-            for number in self.index.get(token, ()):
-                if number in allowed:
-                    hits[number] += 1
-        return [n for n, _ in sorted(hits.items(), key=lambda kv: (-kv[1], kv[0].sort_key()))[:CANDIDATES_PER_RULE]]
+        hits: Counter[int] = Counter()
+        for token in self.rare[old]:
+            hits.update(self.index.get(token, ()))
+        ranked = sorted(hits.items(), key=lambda kv: (-kv[1], kv[0]))
+        out = []
+        for position, _ in ranked:
+            number = self.new_order[position]
+            if number in allowed:
+                out.append(number)
+                if len(out) == CANDIDATES_PER_RULE:
+                    break
+        return out
 
 
 def pick_texts(catalog: Catalog, game: str, lang: str, label: str) -> dict[RuleNumber, RuleText]:

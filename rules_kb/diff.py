@@ -139,13 +139,22 @@ class _OpBuilder:
         self.old_tokens, self.new_tokens = old_tokens, new_tokens
         self.ops: list[DiffOp] = []
         self.changes: list[Change] = []
+        self._equal: list[str] = []  # equal text not yet made an op
 
     def equal_run(self, old_tokens: list[Token], new_tokens: list[Token]) -> None:
         """Tokens that match; the whitespace between them may still differ."""
-        for k, (a, b) in enumerate(zip(old_tokens, new_tokens, strict=True)):
-            self._emit("equal", a.surface, b.surface)
-            if k + 1 < len(old_tokens):
-                self._whitespace(self.old[a.end : old_tokens[k + 1].start], self.new[b.end : new_tokens[k + 1].start])
+        old_from, new_from = old_tokens[0].start, new_tokens[0].start
+        if self.old[old_from : old_tokens[-1].end] == self.new[new_from : new_tokens[-1].end]:
+            self._emit("equal", self.old[old_from : old_tokens[-1].end], "")  # the usual case: one op
+            return
+        for k in range(1, len(old_tokens)):
+            old_gap = self.old[old_tokens[k - 1].end : old_tokens[k].start]
+            new_gap = self.new[new_tokens[k - 1].end : new_tokens[k].start]
+            if old_gap != new_gap:
+                self._emit("equal", self.old[old_from : old_tokens[k - 1].end], "")
+                self._whitespace(old_gap, new_gap)
+                old_from, new_from = old_tokens[k].start, new_tokens[k].start
+        self._emit("equal", self.old[old_from : old_tokens[-1].end], "")
 
     def change(self, old_start: int, old_end: int, new_start: int, new_end: int) -> None:
         """The text between two equal runs: changed tokens and the whitespace around them."""
@@ -153,7 +162,7 @@ class _OpBuilder:
         head = _common_whitespace_prefix(old, new)
         tail = _common_whitespace_suffix(old[len(head) :], new[len(head) :])
         middle_old, middle_new = old[len(head) : len(old) - len(tail)], new[len(head) : len(new) - len(tail)]
-        self._emit("equal", head, head)
+        self._emit("equal", head, "")
         a = self.old_tokens[_within(self.old_tokens, old_start, old_end)]
         b = self.new_tokens[_within(self.new_tokens, new_start, new_end)]
         if a or b:
@@ -161,27 +170,33 @@ class _OpBuilder:
             self.changes.extend(classify_change(a, b, self.lang, middle_old.strip(), middle_new.strip()))
         else:
             self._whitespace(middle_old, middle_new)
-        self._emit("equal", tail, tail)
+        self._emit("equal", tail, "")
 
     def _whitespace(self, old: str, new: str) -> None:
         if old == new:
-            self._emit("equal", old, new)
+            self._emit("equal", old, "")
         else:
             self._emit(_tag(old, new), old, new)
             self.changes.append(Change(old, new, "whitespace"))
 
     def _emit(self, tag: str, old: str, new: str) -> None:
-        if old or new:
-            self.ops.append(DiffOp(tag, old, new))
+        """Append an op; ``equal`` pieces (``new`` ignored) join the equal op before them."""
+        if tag == "equal":
+            if old:
+                self._equal.append(old)
+            return
+        self._flush_equal()
+        self.ops.append(DiffOp(tag, old, new))
+
+    def _flush_equal(self) -> None:
+        if self._equal:
+            text = "".join(self._equal)
+            self.ops.append(DiffOp("equal", text, text))
+            self._equal.clear()
 
     def merged_ops(self) -> list[DiffOp]:
-        merged: list[DiffOp] = []
-        for op in self.ops:
-            if merged and merged[-1].tag == op.tag == "equal":
-                merged[-1] = DiffOp("equal", merged[-1].old + op.old, merged[-1].new + op.new)
-            else:
-                merged.append(op)
-        return merged
+        self._flush_equal()
+        return self.ops
 
 
 def _within(tokens: list[Token], start: int, end: int) -> slice:

@@ -24,7 +24,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from sudachipy import Dictionary, Tokenizer
+    from sudachipy import Dictionary, Morpheme, Tokenizer
 
 # Sudachi refuses one input longer than this many UTF-8 bytes.
 SUDACHI_MAX_BYTES = 49_149
@@ -40,7 +40,7 @@ _LATIN_WORD = re.compile(r"[A-Za-z0-9'\-.,]+")
 _CUT_POINTS = (re.compile(r"\n"), re.compile(r"[。．.!?！？]"), re.compile(r"\s"))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Token:
     """One token: ``surface`` is ``text[start:end]`` exactly.
 
@@ -81,6 +81,8 @@ def normalize_for_search(text: str, lang: str) -> str:
 
 def fold_latin(surface: str) -> str:
     """The normalized form of an English word: NFKC, ASCII quotes, lower case."""
+    if surface.isascii():  # nearly every English token: NFKC and the quote fold change nothing
+        return surface.lower()
     return unicodedata.normalize("NFKC", surface).translate(_QUOTE_FOLD).lower()
 
 
@@ -94,6 +96,9 @@ def _tokenize_english(text: str) -> list[Token]:
 # --- Japanese -----------------------------------------------------------------------------
 
 _local = threading.local()
+_POS_NAMES: dict[int, str] = {}  # one dictionary per process, so its ids are stable
+_SPACE = re.compile(r"\s")
+_HAS_LATIN = re.compile(r"[A-Za-zＡ-Ｚａ-ｚ]")
 
 
 @cache
@@ -121,15 +126,25 @@ def _tokenize_japanese(text: str) -> list[Token]:
     for offset, chunk in split_for_sudachi(text):
         for morpheme in tokenizer.tokenize(chunk):
             surface = morpheme.surface()
-            if surface.isspace() or not surface:
+            if _SPACE.search(surface):  # Sudachi makes whitespace a morpheme of its own
+                if not surface.isspace():
+                    tokens.extend(_split_on_whitespace(surface, offset + morpheme.begin()))
                 continue
             start = offset + morpheme.begin()
-            if any(ch.isspace() for ch in surface):
-                tokens.extend(_split_on_whitespace(surface, start))
-                continue
-            tokens.append(Token(surface, _japanese_normalized(surface, morpheme.normalized_form()),
-                                start, start + len(surface), ",".join(morpheme.part_of_speech())))
+            normalized = morpheme.normalized_form()
+            if _HAS_LATIN.search(surface):
+                normalized = _japanese_normalized(surface, normalized)
+            tokens.append(Token(surface, normalized, start, start + len(surface), _pos_name(morpheme)))
     return tokens
+
+
+def _pos_name(morpheme: Morpheme) -> str:
+    """The comma-joined part of speech, built once per part-of-speech id."""
+    pos_id = morpheme.part_of_speech_id()
+    name = _POS_NAMES.get(pos_id)
+    if name is None:
+        name = _POS_NAMES[pos_id] = ",".join(morpheme.part_of_speech())
+    return name
 
 
 def _japanese_normalized(surface: str, normalized: str) -> str:
