@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, pairwise
 
 from rules_kb.model import ParsedDocument, Span
 
@@ -57,7 +57,7 @@ def account(parsed: ParsedDocument) -> Accounting:
     overlapping: list[Span] = []
     covered = characters = depth = 0
     boundaries = sorted(events)
-    for here, there in zip(boundaries, boundaries[1:], strict=False):
+    for here, there in pairwise(boundaries):
         depth += events[here]
         segment = text[here:there]
         solid = len(segment) - len(_WHITESPACE.findall(segment))
