@@ -134,16 +134,14 @@ def _tokenize_japanese(text: str) -> list[Token]:
             normalized = morpheme.normalized_form()
             if _HAS_LATIN.search(surface):
                 normalized = _japanese_normalized(surface, normalized)
-            tokens.append(Token(surface, normalized, start, start + len(surface), _pos_name(morpheme)))
+            pos = _POS_NAMES.get(morpheme.part_of_speech_id()) or _pos_name(morpheme)
+            tokens.append(Token(surface, normalized, start, start + len(surface), pos))
     return tokens
 
 
 def _pos_name(morpheme: Morpheme) -> str:
-    """The comma-joined part of speech, built once per part-of-speech id."""
-    pos_id = morpheme.part_of_speech_id()
-    name = _POS_NAMES.get(pos_id)
-    if name is None:
-        name = _POS_NAMES[pos_id] = ",".join(morpheme.part_of_speech())
+    """The comma-joined part of speech, made once per part-of-speech id and kept."""
+    name = _POS_NAMES[morpheme.part_of_speech_id()] = ",".join(morpheme.part_of_speech())
     return name
 
 
