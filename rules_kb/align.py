@@ -129,9 +129,31 @@ def pick_texts(catalog: Catalog, game: str, lang: str, label: str) -> dict[RuleN
     return {number: rules[0] for number, rules in catalog.rules_in(game, lang, label).items()}
 
 
+@dataclass(frozen=True)
+class Scope:
+    """Which rules a comparison reports: one rule and its subrules, one chapter, or all."""
+
+    rule: RuleNumber | None = None
+    chapter: int | None = None
+
+    def contains(self, number: RuleNumber) -> bool:
+        if self.chapter is not None and number.chapter != self.chapter:
+            return False
+        return self.rule is None or _descends(number, self.rule)
+
+    def describe(self) -> str:
+        if self.rule is not None:
+            return f"rule {self.rule}"
+        return f"section {self.chapter}" if self.chapter is not None else "all rules"
+
+
 def align_versions(catalog: Catalog, game: str, lang: str, old_label: str, new_label: str,
-                   forced: list[ForcedMatch] = (), within: RuleNumber | None = None) -> Alignment:
-    """Pair the rules of two versions; ``within`` limits both sides to one section or rule subtree."""
+                   forced: list[ForcedMatch] = (), within: Scope | None = None) -> Alignment:
+    """Pair the rules of two versions; ``within`` limits what is reported, not what is paired.
+
+    The whole versions are always aligned, so a rule moved into or out of the scope is still
+    seen as a move rather than an addition or a removal.
+    """
     old = pick_texts(catalog, game, lang, old_label)
     new = pick_texts(catalog, game, lang, new_label)
     alignment = Alignment(game, lang, old_label, new_label,
@@ -154,8 +176,8 @@ def align_versions(catalog: Catalog, game: str, lang: str, old_label: str, new_l
             alignment.unknown_new.append(number)
     if within is not None:
         alignment.pairs = [p for p in alignment.pairs if _inside(p, within)]
-        alignment.unknown_old = [n for n in alignment.unknown_old if _descends(n, within)]
-        alignment.unknown_new = [n for n in alignment.unknown_new if _descends(n, within)]
+        alignment.unknown_old = [n for n in alignment.unknown_old if within.contains(n)]
+        alignment.unknown_new = [n for n in alignment.unknown_new if within.contains(n)]
     alignment.pairs.sort(key=_pair_order)
     return alignment
 
@@ -168,8 +190,8 @@ def _descends(number: RuleNumber, root: RuleNumber) -> bool:
     return False
 
 
-def _inside(pair: Pair, root: RuleNumber) -> bool:
-    return any(n is not None and _descends(n, root) for n in (pair.old_number, pair.new_number))
+def _inside(pair: Pair, scope: Scope) -> bool:
+    return any(n is not None and scope.contains(n) for n in (pair.old_number, pair.new_number))
 
 
 def _pair_order(pair: Pair) -> tuple:

@@ -25,6 +25,10 @@ only) or ``substantive``. Editorial kinds, decided here and tried in this order:
 * ``typo`` (English): one word for one word, same first letter, difflib character ratio
   ≥ 0.8, and not two inflections of one stem (``blocked`` / ``blocker``, ``creature`` /
   ``creatures`` are substantive; ``creatue`` / ``creature`` is a typo);
+* ``relative-pronoun`` (English): ``which`` / ``that`` introducing the same clause (the
+  1.20 → 1.38 retouch of 507.1a: "creature which cannot be blocked" / "that can't be
+  blocked"); tried last, after the other folds, so it only names changes nothing else
+  explains;
 * ``whitespace``: whitespace only.
 
 Anything else, including a replaced stretch whose token counts differ and that no fold
@@ -52,6 +56,7 @@ _CONTRACTIONS = re.compile(r"\b(?:can't|cannot|won't|(\w+)n't)\b")
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"'})
 # Endings that turn one English word into another form of it: a change between two of
 # these on one stem (block-ed / block-er) is grammar, not a typo.
+_WHICH = re.compile(r"\bwhich\b")
 _INFLECTIONS = frozenset({"", "s", "es", "d", "ed", "r", "er", "ers", "ing", "'s", "n", "en", "ly", "est"})
 TYPO_MIN_RATIO = 0.8
 
@@ -238,6 +243,7 @@ _FOLDS: tuple[tuple[str, Callable[[str], str]], ...] = (
     ("case", str.lower),
     ("contraction", lambda s: _CONTRACTIONS.sub(_expand_contraction, s)),
     ("hyphenation", lambda s: _HYPHENS.sub("", s)),
+    ("relative-pronoun", lambda s: _WHICH.sub("that", s)),
 )
 
 

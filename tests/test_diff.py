@@ -88,10 +88,19 @@ def test_nonactive_to_non_active_is_editorial():
     assert render_html(diff) == "The <del>nonactive</del><ins>non-active</ins> player specifies a blocking creature."
 
 
-def test_english_507_1a_retouch_mixes_contractions_with_a_reworded_clause():
+def test_english_507_1a_retouch_is_contractions_and_which_to_that():
     diff = diff_tokens(line_rule(FANDOM_120, "507.1a"), line_rule(SEED_000, "507.1a"), "en")
-    assert ("is not", "isn't", "contraction") in diff.editorial_changes
-    assert diff.substantive_changes == [("which cannot", "that can't")]
+    assert diff.editorial_changes == [
+        ("nonactive", "non-active", "hyphenation"),
+        ("is not", "isn't", "contraction"),
+        ("which", "that", "relative-pronoun"),
+        ("cannot", "can't", "contraction"),
+    ]
+    assert diff.classification == "editorial"
+
+
+def test_which_to_another_word_stays_substantive():
+    diff = diff_tokens("block creature which cannot be blocked", "block creature each cannot be blocked", "en")
     assert diff.classification == "substantive"
 
 
