@@ -14,14 +14,26 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from rules_kb.align import Scope
+from rules_kb.changes import compare_versions
 from rules_kb.decode import decode_document
 from rules_kb.detect import describe_file
-from rules_kb.errors import RulesKbError, SourceError
+from rules_kb.errors import RuleNotFound, RulesKbError, SourceError
 from rules_kb.export import FORMATS, export_lines
 from rules_kb.knowledge import Knowledge, load_knowledge
 from rules_kb.model import RuleText
 from rules_kb.pipeline import Ingested, ingest_corpus, parse_bytes
-from rules_kb.query import analogues_of, citations_of, documents_about, history, parse_rule, show
+from rules_kb.query import (
+    analogues_of,
+    citations_of,
+    documents_about,
+    history,
+    parse_rule,
+    require_rule,
+    show,
+)
+from rules_kb.story import explain_rule
+from rules_kb.textformat import comparison_record, comparison_text, story_record, story_text
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 DEFAULT_CACHE = Path(__file__).resolve().parent.parent / "build" / "cache"
@@ -92,6 +104,34 @@ def build_parser() -> argparse.ArgumentParser:
                  run_history)
     rule_command("analogue", "the rule's counterpart in the other game (Duel Masters <-> Magic), with evidence",
                  run_analogue, filters=False)
+
+    diff = commands.add_parser(
+        "diff", help="what changed between two versions of one game and language",
+        description="Align two versions rule by rule (unchanged, editorial, substantive, moved, added, removed) "
+        "and show token diffs. Any two versions, not only neighbours. Partial versions (excerpts, change "
+        "notices) are compared only on what they contain.")
+    diff.add_argument("old", help="old version label, e.g. 2008-10-01 or 1.38")
+    diff.add_argument("new", help="new version label")
+    diff.add_argument("--game", choices=("dm", "mtg"), required=True)
+    diff.add_argument("--lang", choices=("ja", "en"), required=True)
+    where = diff.add_mutually_exclusive_group()
+    where.add_argument("--rule", help="only this rule and its subrules (e.g. 509)")
+    where.add_argument("--section", type=int, metavar="N", help="only chapter N (e.g. 5 for rules 500-599)")
+    diff.add_argument("--all", action="store_true", help="also list unchanged rules")
+    diff.add_argument("--color", action="store_true", help="colour insertions and deletions (ANSI)")
+    diff.add_argument("--json", action="store_true", help="print JSON (the site's data)")
+    diff.set_defaults(handler=run_diff)
+
+    explain = commands.add_parser(
+        "explain", help="the story of a rule: its versions, translations, notices, commentary, and gaps",
+        description="Everything the corpus says about how a rule changed: each language's version chain with "
+        "diffs, translation drift, old-to-new correspondences across rewrites, change notices, the commentary "
+        "explaining them, and what the corpus does not hold.")
+    explain.add_argument("rule")
+    explain.add_argument("--game", choices=("dm", "mtg"), default="dm")
+    explain.add_argument("--color", action="store_true")
+    explain.add_argument("--json", action="store_true")
+    explain.set_defaults(handler=run_explain)
 
     graph = commands.add_parser("graph", help="export the rule graph", description="Export the rule graph.")
     graph_commands = graph.add_subparsers(dest="graph_command", required=True, metavar="ACTION")
@@ -178,6 +218,34 @@ def run_analogue(args: argparse.Namespace) -> int:
     for row in found:
         print(f"{row['game']} {row['number']} ~ {row['analogue_game']} {row['analogue']} "
               f"(Magic {', '.join(row['mtg_versions'])}): {row['evidence']}")
+    return 0
+
+
+def run_diff(args: argparse.Namespace) -> int:
+    knowledge = open_knowledge(args)
+    for label in (args.old, args.new):
+        if (args.game, args.lang, label) not in knowledge.catalog.versions:
+            known = ", ".join(knowledge.catalog.version_labels(args.game, args.lang))
+            raise RuleNotFound(f"version {label} of {args.game} {args.lang}", [known])
+    scope = Scope(rule=parse_rule(args.rule) if args.rule else None, chapter=args.section)
+    comparison = compare_versions(knowledge.catalog, args.game, args.lang, args.old, args.new,
+                                  knowledge.forced, scope)
+    if args.json:
+        print(json.dumps(comparison_record(comparison), ensure_ascii=False, indent=2))
+    else:
+        print(comparison_text(comparison, args.color, args.all))
+    return 0
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    knowledge = open_knowledge(args)
+    number = parse_rule(args.rule)
+    require_rule(knowledge, number, args.game)
+    story = explain_rule(knowledge, args.game, number, args.corpus)
+    if args.json:
+        print(json.dumps(story_record(story), ensure_ascii=False, indent=2))
+    else:
+        print(story_text(story, args.color))
     return 0
 
 

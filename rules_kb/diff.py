@@ -13,12 +13,15 @@ only) or ``substantive``. Editorial kinds, decided here and tried in this order:
 * ``width``: full-width vs half-width forms (``５０７`` / ``507``, ``（`` / ``(``), by NFKC;
 * ``punctuation``: ``。``/``.`` and ``、``/``,`` (seed 002's 506.1 ends with a half-width
   ``.``), and any change made of punctuation tokens only: a comma or period added or
-  dropped, a card name put in ``《》``;
+  dropped, a card name put in ``《》``, ``_`` italics marks, ``®`` / ``™``. Dashes are
+  not in it: ``-1/-1`` / ``+1/+1`` is a rule change, and CR-2009-05-01 has ``?`` where
+  the other releases have ``--`` (a lossy conversion upstream) which must show;
 * ``quotes``: typographic vs ASCII quotes (``it’s`` / ``it's``);
 * ``case``: upper vs lower case;
 * ``contraction``: ``is not`` / ``isn't``, ``cannot`` / ``can't`` (the 1.20 → 1.38
   retouch of the English 507.1a made both);
-* ``hyphenation``: hyphens and spaces inside a word (``nonactive`` / ``non-active``);
+* ``hyphenation``: hyphens and spaces inside a word (``nonactive`` / ``non-active``,
+  ``non-active`` / ``non active``), only between letters;
 * ``spelling`` (Japanese): tokens with equal Sudachi normalized form *and* equal part of
   speech, inflection included (プレイヤー / プレーヤー, すべて / 全て, 取り除く / 取除く);
   an equal normalized form with another inflection (選ん / 選び) is grammar, not spelling;
@@ -51,12 +54,18 @@ from rules_kb.tokens import Token, fold_latin, tokenize
 _RED, _GREEN, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[0m"
 _WHITESPACE = re.compile(r"\s+")
 _HYPHENS = re.compile(r"[-\u2010\u2011\s]+")
+_WORD_HYPHENS = frozenset("-\u2010\u2011")
+# Punctuation whose addition, removal or exchange never changes what a rule says: Unicode
+# punctuation except dashes (a "-" or "−" before a digit is a sign: -1/-1 vs +1/+1), plus
+# the trademark signs Magic swaps between releases (® / ™). Symbols such as + are words.
+_EDITORIAL_PUNCTUATION_CATEGORIES = frozenset({"Po", "Ps", "Pe", "Pi", "Pf", "Pc"})
+_TRADEMARKS = frozenset("®™©")
 _JA_PUNCTUATION = str.maketrans({"。": ".", "、": ","})
 _CONTRACTIONS = re.compile(r"\b(?:can't|cannot|won't|(\w+)n't)\b")
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"'})
+_WHICH = re.compile(r"\bwhich\b")
 # Endings that turn one English word into another form of it: a change between two of
 # these on one stem (block-ed / block-er) is grammar, not a typo.
-_WHICH = re.compile(r"\bwhich\b")
 _INFLECTIONS = frozenset({"", "s", "es", "d", "ed", "r", "er", "ers", "ing", "'s", "n", "en", "ly", "est"})
 TYPO_MIN_RATIO = 0.8
 
@@ -172,7 +181,10 @@ class _OpBuilder:
         b = self.new_tokens[_within(self.new_tokens, new_start, new_end)]
         if a or b:
             self._emit(_tag(middle_old, middle_new), middle_old, middle_new)
-            self.changes.extend(classify_change(a, b, self.lang, middle_old.strip(), middle_new.strip()))
+            hyphens_in_words = _hyphens_inside_words(a, self.old) and _hyphens_inside_words(b, self.new)
+            self.changes.extend(
+                classify_change(a, b, self.lang, middle_old.strip(), middle_new.strip(), hyphens_in_words)
+            )
         else:
             self._whitespace(middle_old, middle_new)
         self._emit("equal", tail, "")
@@ -254,13 +266,17 @@ def _expand_contraction(match: re.Match[str]) -> str:
     return {"won't": "will not"}.get(word, "can not")
 
 
-def classify_change(old_tokens: list[Token], new_tokens: list[Token], lang: str, old: str, new: str) -> list[Change]:
+def classify_change(
+    old_tokens: list[Token], new_tokens: list[Token], lang: str, old: str, new: str, hyphens_in_words: bool = False
+) -> list[Change]:
     """Name one changed stretch (``old`` with its tokens replaced by ``new``) editorial or not.
 
     A stretch of equal token counts is judged token by token, so that two typo fixes in a
-    row are two editorial changes; otherwise it is judged as a whole.
+    row are two editorial changes; otherwise it is judged as a whole. ``hyphens_in_words``
+    says that every hyphen token of the stretch joins two letters in its text
+    (``non-active``), which makes adding or removing it hyphenation.
     """
-    reason = _fold_reason(old, new) or _punctuation_reason(old_tokens, new_tokens)
+    reason = _fold_reason(old, new) or _punctuation_reason(old_tokens, new_tokens, hyphens_in_words)
     if reason:
         return [Change(old, new, reason)]
     if old_tokens and len(old_tokens) == len(new_tokens):
@@ -272,17 +288,39 @@ def classify_change(old_tokens: list[Token], new_tokens: list[Token], lang: str,
 
 
 def _fold_reason(old: str, new: str) -> str | None:
+    letters = _has_letter(old) and _has_letter(new)
     for reason, fold in _FOLDS:
         old, new = fold(old), fold(new)
         if old == new:
-            return reason
+            # Dropping a lone "-" is hyphenation only between letters, never before a digit.
+            return reason if reason != "hyphenation" or letters else None
     return None
 
 
-def _punctuation_reason(old_tokens: list[Token], new_tokens: list[Token]) -> str | None:
-    if any(t.is_word for t in old_tokens) or any(t.is_word for t in new_tokens):
-        return None
-    return "punctuation"
+def _has_letter(text: str) -> bool:
+    return any(ch.isalpha() for ch in text)
+
+
+def _punctuation_reason(old_tokens: list[Token], new_tokens: list[Token], hyphens_in_words: bool = False) -> str | None:
+    tokens = old_tokens + new_tokens
+    if hyphens_in_words and all(t.surface in _WORD_HYPHENS for t in tokens):
+        return "hyphenation"
+    if all(_is_editorial_punctuation(t.surface) or (hyphens_in_words and t.surface in _WORD_HYPHENS) for t in tokens):
+        return "punctuation"
+    return None
+
+
+def _is_editorial_punctuation(surface: str) -> bool:
+    return all(unicodedata.category(ch) in _EDITORIAL_PUNCTUATION_CATEGORIES or ch in _TRADEMARKS for ch in surface)
+
+
+def _hyphens_inside_words(tokens: list[Token], text: str) -> bool:
+    """True when every hyphen token among ``tokens`` has a letter right before and after it."""
+    return all(
+        t.start > 0 and t.end < len(text) and text[t.start - 1].isalpha() and text[t.end].isalpha()
+        for t in tokens
+        if t.surface in _WORD_HYPHENS
+    )
 
 
 def _token_reason(a: Token, b: Token, lang: str) -> str | None:

@@ -149,6 +149,33 @@ def test_card_name_put_in_brackets_is_editorial():
     assert "相手の<ins>《</ins>小結 座美の花<ins>》</ins>が攻撃した場合" in render_html(diff)
 
 
+def magic_rule(release: str, number: str) -> str:
+    return line_rule(f"mtg/CR-{release}.txt", number)
+
+
+def test_trademark_sign_swap_is_editorial():
+    # 206.2: "the Time Spiral® “timeshifted” cards" (2022-11-18) / "Time Spiral™" (2024-11-08).
+    diff = diff_tokens(magic_rule("2022-11-18", "206.2"), magic_rule("2024-11-08", "206.2"), "en")
+    assert diff.classification == "editorial"
+    assert diff.editorial_changes == [("®", "™", "punctuation")]
+
+
+def test_question_mark_for_long_dash_in_2009_05_01_is_not_hidden():
+    # 212.2c: "Artifact -- Equipment." (2008-10-01) / "Artifact ? Equipment." (2009-05-01).
+    diff = diff_tokens(magic_rule("2008-10-01", "212.2c"), magic_rule("2009-05-01", "212.2c"), "en")
+    assert diff.substantive_changes == [("--", "?")]
+    assert diff.classification == "substantive"
+
+
+def test_sign_of_a_counter_is_substantive():
+    old = magic_rule("2024-11-08", "122.3")
+    assert old.startswith("If a permanent has both a +1/+1 counter and a -1/-1 counter on it")
+    diff = diff_tokens(old, old.replace("and a -1/-1 counter", "and a +1/+1 counter", 1), "en")
+    assert diff.classification == "substantive"
+    assert diff.substantive_changes == [("-", "+"), ("-", "+")]
+    assert "and a <del>-</del><ins>+</ins>1/<del>-</del><ins>+</ins>1 counter" in render_html(diff)
+
+
 def test_different_japanese_rules_are_substantive():
     diff = diff_tokens(line_rule(SEED_001, "507.2a"), line_rule(SEED_002, "506.3a", occurrence=1), "ja")
     assert diff.classification == "substantive"

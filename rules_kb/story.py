@@ -1,0 +1,207 @@
+"""Explain what happened to a rule: every language's version chain, drift between the
+translations, cross-era correspondences, change notices and the commentary that explains
+them, and what the corpus does *not* hold.
+
+Everything here is derived from the catalog, the graph and curated files in ``corpus/``;
+nothing about any particular rule is written in code.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from itertools import pairwise
+from pathlib import Path
+
+from rules_kb.align import Scope
+from rules_kb.changes import Comparison, compare_versions
+from rules_kb.errors import ManifestError
+from rules_kb.graph import doc_id, rule_id, text_id
+from rules_kb.knowledge import Knowledge
+from rules_kb.numbers import RuleNumber
+
+CORRESPONDENCES = "correspondences.toml"
+CHANGE_WORDS = ("変更前", "変更後")
+
+
+@dataclass(frozen=True)
+class Correspondence:
+    game: str
+    change: str
+    old: tuple[str, str, RuleNumber]  # lang, version, number
+    new: tuple[str, str, RuleNumber]
+    meaning: str
+    evidence: str
+
+
+@dataclass
+class Story:
+    game: str
+    number: RuleNumber
+    chains: dict[str, list[Comparison]] = field(default_factory=dict)
+    drift: list[dict] = field(default_factory=list)
+    correspondences: list[Correspondence] = field(default_factory=list)
+    notices: list[dict] = field(default_factory=list)
+    commentary: list[dict] = field(default_factory=list)
+    gaps: list[str] = field(default_factory=list)
+    lags: list[str] = field(default_factory=list)
+
+
+def load_correspondences(corpus: Path) -> list[Correspondence]:
+    path = corpus / CORRESPONDENCES
+    if not path.exists():
+        return []
+    try:
+        entries = tomllib.loads(path.read_text(encoding="utf-8")).get("correspondence", [])
+    except tomllib.TOMLDecodeError as exc:
+        raise ManifestError(str(path), f"invalid TOML: {exc}") from None
+    out = []
+    for entry in entries:
+        old, new = entry["old"], entry["new"]
+        out.append(Correspondence(
+            entry["game"], entry["change"],
+            (old["lang"], old["version"], RuleNumber.parse(old["number"])),
+            (new["lang"], new["version"], RuleNumber.parse(new["number"])),
+            entry["meaning"], entry["evidence"]))
+    return out
+
+
+def versions_holding(knowledge: Knowledge, game: str, lang: str, scope: Scope) -> list[str]:
+    """Version labels (oldest first) that hold at least one rule in the scope."""
+    catalog = knowledge.catalog
+    return [label for label in catalog.version_labels(game, lang)
+            if not label.startswith("before-") and any(scope.contains(n) for n in catalog.rules_in(game, lang, label))]
+
+
+def explain_rule(knowledge: Knowledge, game: str, number: RuleNumber, corpus: Path) -> Story:
+    scope = Scope(rule=number)
+    story = Story(game, number)
+    for lang in ("en", "ja"):
+        labels = versions_holding(knowledge, game, lang, scope)
+        story.chains[lang] = [
+            compare_versions(knowledge.catalog, game, lang, old, new, knowledge.forced, scope)
+            for old, new in pairwise(labels)]
+    story.drift = _drift(knowledge, game, scope)
+    story.correspondences = [c for c in load_correspondences(corpus)
+                             if c.game == game and (scope.contains(c.old[2]) or scope.contains(c.new[2]))]
+    story.notices = _notices(knowledge, game, scope)
+    story.commentary = _commentary(knowledge, game, scope, story.notices)
+    story.gaps = _gaps(knowledge, game, scope, story.notices)
+    story.lags = _lags(knowledge, story)
+    return story
+
+
+def _lags(knowledge: Knowledge, story: Story) -> list[str]:
+    """A translation that crossed a change date with editorial edits only still states the old rule."""
+    out = []
+    change_dates = sorted({n["date"] for n in story.notices if n["date"]})
+    for lang, chain in story.chains.items():
+        for comparison in chain:
+            a = comparison.alignment
+            old_date = knowledge.catalog.versions[(story.game, lang, a.old_version)].date
+            new_date = knowledge.catalog.versions[(story.game, lang, a.new_version)].date
+            counts = comparison.counts()
+            crossed = [d for d in change_dates if old_date and new_date and old_date < d <= new_date]
+            if not crossed or any(counts[k] for k in ("substantive", "moved", "added", "removed")):
+                continue
+            out.append(
+                f"{lang} {a.new_version} ({new_date}) only retouched {lang} {a.old_version} ({old_date}) across the "
+                f"{', '.join(crossed)} change ({counts['editorial']} editorial, {counts['unchanged']} unchanged, "
+                f"nothing of substance): it still states the rules as they were before {crossed[-1]}.")
+    return out
+
+
+def _subtree_rules(knowledge: Knowledge, game: str, scope: Scope) -> list[str]:
+    return [rule_id(game, n) for n in knowledge.catalog.numbers_of(game) if scope.contains(n)]
+
+
+def _drift(knowledge: Knowledge, game: str, scope: Scope) -> list[dict]:
+    graph = knowledge.graph
+    out = []
+    for (g, lang, label) in sorted(knowledge.catalog.texts):
+        if g != game or lang != "en":
+            continue
+        for number, texts in sorted(knowledge.catalog.rules_in(game, "en", label).items()):
+            if not scope.contains(number):
+                continue
+            for _, target, data in graph.out_edges(text_id(texts[0]), data=True):
+                if data.get("kind") == "translation" and data.get("drifted"):
+                    out.append({"version": label, "number": str(number), "japanese": graph.nodes[target]["document"],
+                                "english": texts[0].document, "drift": list(data["drift"])})
+    unique = {(d["version"], d["number"]): d for d in out}
+    return [unique[k] for k in sorted(unique, key=lambda k: (k[0], RuleNumber.parse(k[1]).sort_key()))]
+
+
+def _notices(knowledge: Knowledge, game: str, scope: Scope) -> list[dict]:
+    graph = knowledge.graph
+    found: dict[str, dict] = {}
+    for node in _subtree_rules(knowledge, game, scope):
+        for _, target, data in graph.out_edges(node, data=True):
+            if data.get("kind") == "changed_by":
+                entry = found.setdefault(graph.nodes[target]["id"], {
+                    "document": graph.nodes[target]["id"], "date": data.get("date"), "rules": []})
+                entry["rules"].append(graph.nodes[node]["number"])
+    for entry in found.values():
+        entry["rules"] = sorted(set(entry["rules"]), key=lambda n: RuleNumber.parse(n).sort_key())
+    return sorted(found.values(), key=lambda e: (e["date"] or "", e["document"]))
+
+
+def _japanese_date(iso: str) -> str:
+    year, month, day = (int(p) for p in iso.split("-"))
+    return f"{year}年{month}月{day}日"
+
+
+def _commentary(knowledge: Knowledge, game: str, scope: Scope, notices: list[dict]) -> list[dict]:
+    """Passages of documents discussing the rule that talk about one of its changes.
+
+    A passage qualifies if it says 変更前/変更後, names a notice's date, or was marked by its
+    parser as part of a change; the items nested under it (deeper list levels) come along,
+    since dmwiki explains a change in a parent item and its children.
+    """
+    graph = knowledge.graph
+    dates = {n["date"] for n in notices if n["date"]}
+    documents = sorted({graph.nodes[t]["id"] for node in _subtree_rules(knowledge, game, scope) if node in graph
+                        for _, t, d in graph.out_edges(node, data=True) if d.get("kind") == "discussed_by"})
+    out = []
+    for document in documents:
+        parsed = knowledge.catalog.documents[document]
+        items = [r for r in parsed.residue if r.kind == "commentary"]
+        keep_level: int | None = None
+        for item in items:
+            if keep_level is not None and item.level > keep_level:
+                out.append(_passage(document, item))
+                continue
+            keep_level = None
+            said = any(w in item.text for w in CHANGE_WORDS) or any(_japanese_date(d) in item.text for d in dates)
+            marked = [m for m in item.marks if m.startswith("changed:")]
+            if said or marked:
+                out.append(_passage(document, item))
+                keep_level = item.level
+    return out
+
+
+def _passage(document: str, item) -> dict:
+    return {"document": document, "text": item.text, "level": item.level, "marks": list(item.marks),
+            "span": [item.spans[0][0], item.spans[-1][1]]}
+
+
+def _gaps(knowledge: Knowledge, game: str, scope: Scope, notices: list[dict]) -> list[str]:
+    """Say what the corpus lacks, instead of letting a reader assume it."""
+    catalog = knowledge.catalog
+    gaps = []
+    for date in sorted({n["date"] for n in notices if n["date"]}):
+        documents = ", ".join(n["document"] for n in notices if n["date"] == date)
+        langs = [lang for lang in ("ja", "en") if any(
+            scope.contains(n) for label in catalog.version_labels(game, lang)
+            for n in catalog.rules_in(game, lang, label)
+            if (catalog.versions[(game, lang, label)].date or "9999") < date or label == f"before-{date}")]
+        if "ja" not in langs:
+            older_en = [label for label in versions_holding(knowledge, game, "en", scope)]
+            where = f"; the older structure survives only in the English translation ({', '.join(older_en)})" \
+                if older_en else ""
+            gaps.append(f"No Japanese text of {scope.describe()} from before the {date} change "
+                        f"({documents}) is in the corpus{where}.")
+    return gaps
+
+
+__all__ = ["Story", "doc_id", "explain_rule", "load_correspondences"]
