@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from rules_kb.catalog import Catalog
 from rules_kb.curated import ForcedMatch
@@ -152,8 +153,43 @@ def align_versions(catalog: Catalog, game: str, lang: str, old_label: str, new_l
     """Pair the rules of two versions; ``within`` limits what is reported, not what is paired.
 
     The whole versions are always aligned, so a rule moved into or out of the scope is still
-    seen as a move rather than an addition or a removal.
+    seen as a move rather than an addition or a removal. Between two complete versions with
+    complete versions in between, the adjacent alignments are composed (a rule is followed
+    release by release), since sixteen years of rewording defeat any direct text similarity.
     """
+    chain = complete_chain(catalog, game, lang, old_label, new_label)
+    steps = [_align_direct(catalog, game, lang, a, b, tuple(forced)) for a, b in pairwise(chain)]
+    alignment = steps[0] if len(steps) == 1 else _compose(steps)
+    alignment = Alignment(alignment.game, alignment.lang, alignment.old_version, alignment.new_version,
+                          alignment.old_complete, alignment.new_complete, list(alignment.pairs),
+                          list(alignment.unknown_old), list(alignment.unknown_new), list(alignment.notes))
+    if within is not None:
+        alignment.pairs = [p for p in alignment.pairs if _inside(p, within)]
+        alignment.unknown_old = [n for n in alignment.unknown_old if within.contains(n)]
+        alignment.unknown_new = [n for n in alignment.unknown_new if within.contains(n)]
+    alignment.pairs.sort(key=_pair_order)
+    return alignment
+
+
+def complete_chain(catalog: Catalog, game: str, lang: str, old_label: str, new_label: str) -> list[str]:
+    """``[old, …, new]``: the complete versions between two complete versions, else just the two."""
+    info = catalog.versions
+    if not (info[(game, lang, old_label)].complete and info[(game, lang, new_label)].complete):
+        return [old_label, new_label]
+    labels = catalog.version_labels(game, lang)
+    start, end = labels.index(old_label), labels.index(new_label)
+    if start > end:
+        return [old_label, new_label]
+    return [label for label in labels[start:end + 1]
+            if info[(game, lang, label)].complete and catalog.rules_in(game, lang, label)]
+
+
+def _align_direct(catalog: Catalog, game: str, lang: str, old_label: str, new_label: str,
+                  forced: tuple[ForcedMatch, ...]) -> Alignment:
+    key = (game, lang, old_label, new_label, forced)
+    cached = catalog.alignments.get(key)
+    if cached is not None:
+        return cached
     old = pick_texts(catalog, game, lang, old_label)
     new = pick_texts(catalog, game, lang, new_label)
     alignment = Alignment(game, lang, old_label, new_label,
@@ -161,7 +197,7 @@ def align_versions(catalog: Catalog, game: str, lang: str, old_label: str, new_l
                           catalog.versions[(game, lang, new_label)].complete)
     vectors = _Vectors(lang, old, new)
     left, right = set(old), set(new)
-    _apply_forced(alignment, forced, old, new, left, right, vectors)
+    _apply_forced(alignment, list(forced), old, new, left, right, vectors)
     _match_same_numbers(alignment, old, new, left, right, vectors)
     _match_moves(alignment, old, new, left, right, vectors)
     for number in sorted(left):
@@ -174,12 +210,38 @@ def align_versions(catalog: Catalog, game: str, lang: str, old_label: str, new_l
             alignment.pairs.append(Pair("added", None, new[number], 0.0))
         else:
             alignment.unknown_new.append(number)
-    if within is not None:
-        alignment.pairs = [p for p in alignment.pairs if _inside(p, within)]
-        alignment.unknown_old = [n for n in alignment.unknown_old if within.contains(n)]
-        alignment.unknown_new = [n for n in alignment.unknown_new if within.contains(n)]
     alignment.pairs.sort(key=_pair_order)
+    catalog.alignments[key] = alignment
     return alignment
+
+
+def _compose(steps: list[Alignment]) -> Alignment:
+    """Follow every rule of the first version through each step to the last version."""
+    first, last = steps[0], steps[-1]
+    result = Alignment(first.game, first.lang, first.old_version, last.new_version, True, True)
+    forward = [{p.old_number: p for p in step.pairs if p.old is not None} for step in steps]
+    reached: set[RuleNumber] = set()
+    for start in first.pairs:
+        if start.old is None:
+            continue
+        pair, similarity, forced = start, start.similarity, start.forced
+        for mapping in forward[1:]:
+            if pair.new is None:
+                break
+            pair = mapping[pair.new_number]
+            similarity = min(similarity, pair.similarity)
+            forced = forced or pair.forced
+        if pair.new is None:
+            result.pairs.append(Pair("removed", start.old, None, 0.0, forced))
+            continue
+        reached.add(pair.new_number)
+        kind = _classify(start.old, pair.new, similarity)
+        result.pairs.append(Pair(kind, start.old, pair.new, similarity, forced))
+    for pair in last.pairs:
+        if pair.new is not None and pair.new_number not in reached:
+            result.pairs.append(Pair("added", None, pair.new, 0.0))
+    result.notes = sorted({note for step in steps for note in step.notes})
+    return result
 
 
 def _descends(number: RuleNumber, root: RuleNumber) -> bool:

@@ -46,6 +46,8 @@ class Catalog:
     documents: dict[str, ParsedDocument]
     versions: dict[tuple[str, str, str], VersionInfo]
     texts: dict[tuple[str, str, str], dict[RuleNumber, list[RuleText]]]
+    alignments: dict = field(default_factory=dict, repr=False, compare=False)
+    """Adjacent alignments already computed (``align`` fills it): composing reuses them."""
 
     def version_labels(self, game: str, lang: str) -> list[str]:
         """Labels of one game and language, oldest first."""

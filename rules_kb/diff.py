@@ -94,6 +94,11 @@ class Change:
 
 @dataclass
 class TokenDiff:
+    """Two texts, the ops that turn one into the other, and every change with its kind.
+
+    ``similarity`` is difflib's ratio over token surfaces (1.0 for two empty texts).
+    """
+
     old: str
     new: str
     lang: str

@@ -95,7 +95,7 @@ def ensure_rule(graph: nx.MultiDiGraph, game: str, number: RuleNumber) -> str:
 def _add_documents_and_versions(graph: nx.MultiDiGraph, catalog: Catalog) -> None:
     for doc in sorted(catalog.documents):
         meta = catalog.documents[doc].meta
-        graph.add_node(doc_id(doc), kind="document", id=doc, file=meta.file, game=meta.game,
+        graph.add_node(doc_id(doc), kind="document", document=doc, file=meta.file, game=meta.game,
                        doc_kind=meta.kind, format=meta.format, source=meta.source)
     for key in sorted(catalog.versions):
         info = catalog.versions[key]

@@ -136,7 +136,7 @@ def documents_about(knowledge: Knowledge, number: RuleNumber, game: str) -> list
     out = []
     for _, target, data in graph.out_edges(node, data=True):
         if data.get("kind") in ("changed_by", "discussed_by"):
-            out.append({"kind": data["kind"], "document": graph.nodes[target]["id"],
+            out.append({"kind": data["kind"], "document": graph.nodes[target]["document"],
                         "date": data.get("date"), "marks": data.get("marks", [])})
     unique = {(d["kind"], d["document"]): d for d in out}
     return [unique[k] for k in sorted(unique)]

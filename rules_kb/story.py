@@ -138,8 +138,8 @@ def _notices(knowledge: Knowledge, game: str, scope: Scope) -> list[dict]:
     for node in _subtree_rules(knowledge, game, scope):
         for _, target, data in graph.out_edges(node, data=True):
             if data.get("kind") == "changed_by":
-                entry = found.setdefault(graph.nodes[target]["id"], {
-                    "document": graph.nodes[target]["id"], "date": data.get("date"), "rules": []})
+                entry = found.setdefault(graph.nodes[target]["document"], {
+                    "document": graph.nodes[target]["document"], "date": data.get("date"), "rules": []})
                 entry["rules"].append(graph.nodes[node]["number"])
     for entry in found.values():
         entry["rules"] = sorted(set(entry["rules"]), key=lambda n: RuleNumber.parse(n).sort_key())
@@ -160,7 +160,7 @@ def _commentary(knowledge: Knowledge, game: str, scope: Scope, notices: list[dic
     """
     graph = knowledge.graph
     dates = {n["date"] for n in notices if n["date"]}
-    documents = sorted({graph.nodes[t]["id"] for node in _subtree_rules(knowledge, game, scope) if node in graph
+    documents = sorted({graph.nodes[t]["document"] for node in _subtree_rules(knowledge, game, scope) if node in graph
                         for _, t, d in graph.out_edges(node, data=True) if d.get("kind") == "discussed_by"})
     out = []
     for document in documents:

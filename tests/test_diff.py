@@ -153,6 +153,12 @@ def magic_rule(release: str, number: str) -> str:
     return line_rule(f"mtg/CR-{release}.txt", number)
 
 
+def test_magic_typo_fixed_in_2009_05_01():
+    diff = diff_tokens(magic_rule("2008-10-01", "509.1a"), magic_rule("2009-05-01", "509.1a"), "en")
+    assert diff.editorial_changes == [("planewalkers", "planeswalkers", "typo")]
+    assert diff.classification == "editorial"
+
+
 def test_trademark_sign_swap_is_editorial():
     # 206.2: "the Time Spiral® “timeshifted” cards" (2022-11-18) / "Time Spiral™" (2024-11-08).
     diff = diff_tokens(magic_rule("2022-11-18", "206.2"), magic_rule("2024-11-08", "206.2"), "en")

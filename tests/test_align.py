@@ -1,0 +1,146 @@
+"""Alignment and diffs: the 2009 renumbering against verified pairs, and the 507 story."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from rules_kb.align import Scope, align_versions
+from rules_kb.changes import compare_versions
+from rules_kb.curated import ForcedMatch
+from rules_kb.numbers import RuleNumber
+from rules_kb.story import explain_rule
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+VERIFIED = tomllib.loads((FIXTURES / "renumbering-2009.toml").read_text(encoding="utf-8"))
+R = RuleNumber.parse
+
+
+@pytest.fixture(scope="module")
+def renumbering(knowledge):
+    return align_versions(knowledge.catalog, "mtg", "en", "2009-05-01", "2009-07-08")
+
+
+@pytest.mark.parametrize("pair", VERIFIED["pair"], ids=lambda p: f"{p['old']}->{p['new']}")
+def test_verified_2009_pair(renumbering, pair):
+    found = renumbering.pair_for_old(R(pair["old"]))
+    assert found is not None and str(found.new_number) == pair["new"]
+    assert found.kind == "moved"
+
+
+def test_precision_and_recall_against_the_verified_pairs(renumbering):
+    """Recall: verified pairs found. Precision: automatic pairs of the scored old rules that are right.
+
+    Rules whose sentences were split over several new rules (`split`) are not scored: the
+    aligner leaves each of them unpaired (removed), which the test also checks.
+    """
+    verified = {R(p["old"]): R(p["new"]) for p in VERIFIED["pair"]}
+    automatic = {old: renumbering.pair_for_old(old) for old in verified}
+    paired = {old: p.new_number for old, p in automatic.items() if p is not None and p.new_number is not None}
+    correct = sum(1 for old, new in paired.items() if verified[old] == new)
+    recall, precision = correct / len(verified), correct / len(paired)
+    print(f"\n2009 renumbering, 308/309: recall {recall:.2f} ({correct}/{len(verified)}), "
+          f"precision {precision:.2f} ({correct}/{len(paired)})")
+    assert recall == 1.0 and precision == 1.0
+    for split in VERIFIED["split"]:
+        assert renumbering.pair_for_old(R(split["old"])).kind == "removed"
+
+
+def test_whole_release_counts_are_a_move_not_delete_and_add(renumbering):
+    counts = renumbering.counts()
+    assert counts["moved"] > 1000  # the 2009 renumbering moved most rules
+    assert sum(counts.values()) == len(renumbering.pairs)
+
+
+def test_forced_match_overrides_and_a_useless_one_is_reported(knowledge):
+    forced = [
+        ForcedMatch("mtg", "en", "2009-05-01", "2009-07-08", R("309.3"), R("509.4a"), "test"),
+        ForcedMatch("mtg", "en", "2009-05-01", "2009-07-08", R("308.2c"), R("508.1f"), "test"),
+    ]
+    alignment = align_versions(knowledge.catalog, "mtg", "en", "2009-05-01", "2009-07-08", forced)
+    pair = alignment.pair_for_old(R("309.3"))
+    assert pair.forced and str(pair.new_number) == "509.4a"
+    assert alignment.pair_for_old(R("308.2c")).forced
+    # 308.2c -> 508.1f is found automatically too, but by a move, so the override is not "nothing".
+    forced_same = [ForcedMatch("dm", "ja", "1.38", "1.48", R("507.2a"), R("507.2a"), "test")]
+    same = align_versions(knowledge.catalog, "dm", "ja", "1.38", "1.48", forced_same)
+    assert same.notes == ["forced match 507.2a -> 507.2a changes nothing (paired automatically)"]
+
+
+def test_partial_versions_report_unknown_not_removed(knowledge):
+    """The 2021-09-07 notice prints 507-507.3a only: 1.38's 507.3b-507.4 are unknown there, not added."""
+    comparison = compare_versions(knowledge.catalog, "dm", "ja", "2021-09-07", "1.38", within=Scope(rule=R("507")))
+    assert comparison.counts()["added"] == 0
+    assert [str(n) for n in comparison.alignment.unknown_new] == [
+        "507.3b", "507.3c", "507.3d", "507.3e", "507.3f", "507.3g", "507.4"]
+
+
+def test_english_507_from_1_20_to_1_38_is_editorial_only(knowledge):
+    comparison = compare_versions(knowledge.catalog, "dm", "en", "1.20", "1.38", within=Scope(rule=R("507")))
+    counts = comparison.counts()
+    assert counts["substantive"] == counts["moved"] == counts["added"] == counts["removed"] == 0
+    edits = {str(row.pair.old_number): row.diff.editorial_changes for row in comparison.rows if row.kind == "editorial"}
+    assert edits["507.1b"] == [("creatue", "creature", "typo")]
+    assert edits["507.1"] == [("nonactive", "non-active", "hyphenation")]
+
+
+def test_japanese_507_from_1_38_to_1_48_changed_only_in_width(knowledge):
+    comparison = compare_versions(knowledge.catalog, "dm", "ja", "1.38", "1.48", within=Scope(rule=R("507")))
+    assert comparison.counts()["substantive"] == 0
+    reasons = {reason for row in comparison.rows if row.diff
+               for _, _, reason in row.diff.editorial_changes}
+    assert reasons <= {"width", "punctuation"}
+
+
+def test_the_507_story(knowledge):
+    story = explain_rule(knowledge, "dm", R("507"), CORPUS)
+    assert [(c.alignment.old_version, c.alignment.new_version) for c in story.chains["ja"]] == [
+        ("2021-09-07", "1.38"), ("1.38", "1.48")]
+    assert story.lags == [
+        "en 1.38 (2023-09-14) only retouched en 1.20 (2020-07-17) across the 2021-09-07 change (4 editorial, "
+        "4 unchanged, nothing of substance): it still states the rules as they were before 2021-09-07."]
+    drifted = {d["number"] for d in story.drift}
+    assert {"507.1", "507.2", "507.3"} <= drifted
+    pairs = {(str(c.old[2]), str(c.new[2])) for c in story.correspondences}
+    assert {("507.1b", "507.2a"), ("507.1d", "507.2c"), ("507.3", "507.4"), ("507.2a", "507.3b")} <= pairs
+    texts = " ".join(p["text"] for p in story.commentary)
+    assert "変更前は3ドロー、変更後は1ドロー" in texts
+    assert "「ブロックされていない」として扱う" in texts
+    assert story.gaps and story.gaps[0].startswith("No Japanese text of rule 507 from before the 2021-09-07 change")
+
+
+def test_diff_cli_where_did_309_go(cli):
+    code, out, _ = cli("diff", "--game", "mtg", "--lang", "en", "2009-05-01", "2009-07-08", "--rule", "309", "--json")
+    data = json.loads(out)
+    moves = {(r["old"], r["new"]) for r in data["rows"] if r["kind"] == "moved"}
+    assert code == 0 and ("309.2a", "509.1a") in moves and ("309.5", "509.7") in moves
+
+
+def test_diff_cli_any_two_versions_by_section(cli):
+    code, out, _ = cli("diff", "--game", "mtg", "--lang", "en", "2008-10-01", "2024-11-08", "--section", "5")
+    assert code == 0
+    assert out.splitlines()[0].startswith("mtg en 2008-10-01 -> 2024-11-08: ")
+    assert "309.2a -> 509.1a (moved" in out
+
+
+def test_diff_cli_html_escapes_source_text(cli):
+    code, out, _ = cli("diff", "--game", "dm", "--lang", "en", "1.20", "1.38", "--rule", "507", "--json")
+    rows = {r["old"]: r for r in json.loads(out)["rows"]}
+    assert rows["507.1b"]["html"].count("<del>creatue</del><ins>creature</ins>") == 1
+    assert "it&#x27;s" in rows["507.1b"]["html"]  # apostrophes in source text are escaped
+
+
+def test_explain_cli(cli):
+    code, out, _ = cli("explain", "507", "--game", "dm")
+    assert code == 0
+    assert "en 1.38 507.1b -> ja 2021-09-07 507.2a: Was: every chosen creature becomes a blocking creature." in out
+    assert "-- not in the corpus" in out
+
+
+def test_diff_cli_unknown_version(cli):
+    code, _, err = cli("diff", "--game", "dm", "--lang", "ja", "1.38", "9.99")
+    assert code == 1 and "version 9.99 of dm ja" in err

@@ -1,0 +1,84 @@
+"""The CLI's questions, run in-process against the real corpus."""
+
+from __future__ import annotations
+
+import json
+
+from rules_kb.export import read_graph
+
+
+def test_show_pinned_version(cli):
+    code, out, err = cli("show", "507.2a", "--game", "dm", "--lang", "ja", "--version", "1.48")
+    assert code == 0 and err == ""
+    assert out.startswith("507.2a  [dm ja 1.48 (2025-12-17); dm-rulebook-ja-1.48:")
+    assert "最終的に、ブロッカー能力によってその能力を使用したクリーチャーに攻撃先が変更された場合" in out
+    assert "Example: ２体のクリーチャーのブロッカー能力を使用した場合" in out
+
+
+def test_show_accepts_full_width_numbers(cli):
+    code, out, _ = cli("show", "５０７．２ａ", "--game", "dm", "--lang", "en", "--json")
+    records = json.loads(out)
+    assert code == 0 and [(r["version"], r["number"]) for r in records] == [("1.38", "507.2a")]
+
+
+def test_unknown_rule_suggests_the_nearest_numbers(cli):
+    code, out, err = cli("show", "507.9", "--game", "dm")
+    assert code == 1 and out == ""
+    assert err == "Error: no rule 507.9 (nearest: 507.3g, 507.4, 508, 508.1, 509)\n"
+
+
+def test_malformed_rule_number_is_a_clear_error(cli):
+    code, _, err = cli("history", "5o7")
+    assert code == 1 and err.startswith("Error: no rule 5o7")
+
+
+def test_unknown_version_names_the_known_ones(cli):
+    code, _, err = cli("show", "507.2a", "--game", "dm", "--lang", "ja", "--version", "9.99")
+    assert code == 1 and "507.2a in version 9.99" in err and "1.48" in err
+
+
+def test_refs_lists_citing_texts_by_version(cli):
+    code, out, _ = cli("refs", "603.2e", "--game", "dm")
+    assert code == 0
+    assert out.splitlines() == [
+        'dm ja 1.38: text 507.3d (seed-000) cites "参考:603.2e"  [other-version]',
+        'dm ja 1.48: text 506.3b (dm-rulebook-ja-1.48) cites "参考603.2e"',
+        'dm ja 1.48: text 507.3d (dm-rulebook-ja-1.48) cites "参考 603.2e"',
+    ]
+
+
+def test_history_is_oldest_first_with_provenance_and_notices(cli):
+    code, out, _ = cli("history", "507.2a", "--game", "dm", "--lang", "ja", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert [(t["version"], t["document"]) for t in data["texts"]] == [
+        ("2021-09-07", "seed-001"), ("1.38", "seed-000"), ("1.48", "dm-rulebook-ja-1.48")]
+    assert {"kind": "changed_by", "document": "seed-001", "date": "2021-09-07", "marks": []} in data["documents"]["dm"]
+
+
+def test_analogue(cli):
+    code, out, _ = cli("analogue", "507", "--game", "dm")
+    assert code == 0
+    assert out.splitlines()[0].startswith("dm 507 ~ mtg 309 (Magic 2008-10-01, 2009-05-01): ")
+
+
+def test_graph_export_json_and_graphml_load_back(cli, tmp_path, knowledge):
+    for fmt in ("json", "graphml"):
+        path = tmp_path / f"graph.{fmt}"
+        code, out, _ = cli("graph", "export", "--format", fmt, str(path))
+        assert code == 0 and out.startswith(f"wrote {path}: ")
+        loaded = read_graph(path, fmt)
+        assert loaded.number_of_nodes() == knowledge.graph.number_of_nodes()
+        assert loaded.number_of_edges() == knowledge.graph.number_of_edges()
+        assert loaded.nodes["rule:dm:507.2a"]["number"] == "507.2a"
+
+
+def test_every_command_is_documented_in_the_readme():
+    from pathlib import Path
+
+    from rules_kb.cli import build_parser
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    commands = build_parser()._subparsers._group_actions[0].choices
+    for name in commands:
+        assert f"rules-kb {name}" in readme, name

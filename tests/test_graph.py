@@ -1,0 +1,136 @@
+"""The rule graph: facts a reader can check in the corpus files named in each test."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rules_kb.export import graph_from_json, graph_to_json
+from rules_kb.graph import rule_id, text_id
+from rules_kb.numbers import RuleNumber
+from rules_kb.query import analogues_of, citations_of, history
+
+
+def edges_of(graph, kind):
+    return [(s, t, d) for s, t, d in graph.edges(data=True) if d["kind"] == kind]
+
+
+def test_every_node_and_edge_kind_of_the_design_is_built(knowledge):
+    graph = knowledge.graph
+    node_kinds = Counter(d["kind"] for _, d in graph.nodes(data=True))
+    edge_kinds = Counter(d["kind"] for _, _, d in graph.edges(data=True))
+    assert set(node_kinds) == {"rule", "text", "version", "document", "term"}
+    for kind in ("contains", "next_version", "translation", "cites", "changed_by", "discussed_by",
+                 "analogue", "defines"):
+        assert edge_kinds[kind] > 0, kind
+    assert node_kinds["document"] == 37  # one per manifest entry
+
+
+def test_hierarchy_links_section_rule_subrule(knowledge):
+    graph = knowledge.graph
+    assert graph.has_edge(rule_id("dm", "507"), rule_id("dm", "507.2"))
+    assert graph.has_edge(rule_id("dm", "507.2"), rule_id("dm", "507.2a"))
+
+
+def test_who_cites_603_2e(knowledge):
+    """Ver.1.48 506.3b and 507.3d cite (参考603.2e) / （参考：603.2e）; seed 000's 1.38 507.3d too,
+    but 1.38 (an excerpt of 506-507) has no 603.2e, so that citation resolves in another version."""
+    found = {(c.lang, c.version, c.number, c.resolution) for c in citations_of(knowledge, RuleNumber.parse("603.2e"), "dm")}
+    assert found == {
+        ("ja", "1.38", "507.3d", "other-version"),
+        ("ja", "1.48", "506.3b", "same-version"),
+        ("ja", "1.48", "507.3d", "same-version"),
+    }
+
+
+def test_history_of_507_2a_in_japanese_is_notice_then_1_38_then_1_48(knowledge):
+    texts = history(knowledge, RuleNumber.parse("507.2a"), "dm", "ja")
+    assert [(t.version, t.document) for t in texts] == [
+        ("2021-09-07", "seed-001"), ("1.38", "seed-000"), ("1.48", "dm-rulebook-ja-1.48")]
+    assert all("最終的に、ブロッカー能力によって" in t.text for t in texts)
+
+
+def test_next_version_chain_of_japanese_507_2a(knowledge):
+    texts = history(knowledge, RuleNumber.parse("507.2a"), "dm", "ja")
+    graph = knowledge.graph
+    for older, newer in zip(texts, texts[1:], strict=False):
+        assert any(d["kind"] == "next_version" for d in graph.get_edge_data(text_id(older), text_id(newer)).values())
+
+
+def test_magic_309_2a_versions_chain_from_rulings_to_the_2008_release(knowledge):
+    """Seed 004 dates 309.2a 2007/10/01 and 2008/02/01; CR-2008-10-01 prints it again."""
+    texts = history(knowledge, RuleNumber.parse("309.2a"), "mtg")
+    assert [t.version for t in texts][:4] == ["2007-10-01", "2008-02-01", "2008-10-01", "2009-05-01"]
+
+
+def test_translation_of_1_38_507_1_is_flagged_as_drifted(knowledge):
+    """Seed 000: English 507.1 has 507.1a-d, Japanese 507.1 has 507.1a-b (the 2021 rewrite)."""
+    english = knowledge.catalog.text_of("dm", "en", "1.38", RuleNumber.parse("507.1"))
+    edges = [d for _, _, d in knowledge.graph.out_edges(text_id(english), data=True) if d["kind"] == "translation"]
+    assert edges and all(d["drifted"] for d in edges)
+    assert "only English ['507.1c', '507.1d']" in edges[0]["drift"][0]
+
+
+def test_translation_of_1_38_507_1a_is_aligned(knowledge):
+    english = knowledge.catalog.text_of("dm", "en", "1.38", RuleNumber.parse("507.1a"))
+    edges = [d for _, _, d in knowledge.graph.out_edges(text_id(english), data=True) if d["kind"] == "translation"]
+    assert edges and not any(d["drifted"] for d in edges)
+
+
+def test_change_notice_and_commentary_links(knowledge):
+    graph = knowledge.graph
+    targets = {(graph.nodes[t]["document"], d["kind"]) for _, t, d in graph.out_edges(rule_id("dm", "507.2a"), data=True)
+               if d["kind"] in ("changed_by", "discussed_by")}
+    assert ("seed-001", "changed_by") in targets
+    discussed = {graph.nodes[t]["document"] for _, t, d in graph.out_edges(rule_id("dm", "507.3c"), data=True)
+                 if d["kind"] == "discussed_by"}
+    assert "seed-003" in discussed  # 「…判定される(総合ルール 507.3c.)。」
+
+
+def test_analogue_of_dm_507_includes_magic_309_of_2008(knowledge):
+    rows = analogues_of(knowledge, RuleNumber.parse("507"), "dm")
+    assert {"analogue": "309", "mtg_versions": ["2008-10-01", "2009-05-01"]}.items() <= {
+        k: v for k, v in rows[0].items() if k in ("analogue", "mtg_versions")}.items()
+    assert [r["analogue"] for r in rows] == ["309", "509"]
+
+
+def test_analogue_is_symmetric_from_the_magic_side(knowledge):
+    rows = analogues_of(knowledge, RuleNumber.parse("509.4f"), "mtg")
+    assert sorted(r["analogue"] for r in rows) == ["507.2a", "507.3b"]
+
+
+def test_every_analogue_names_rules_that_exist(knowledge):
+    catalog = knowledge.catalog
+    dm_numbers, mtg_numbers = set(catalog.numbers_of("dm")), set(catalog.numbers_of("mtg"))
+    for source, target, _ in edges_of(knowledge.graph, "analogue"):
+        assert RuleNumber.parse(knowledge.graph.nodes[source]["number"]) in dm_numbers
+        assert RuleNumber.parse(knowledge.graph.nodes[target]["number"]) in mtg_numbers
+
+
+def test_terms_are_defined(knowledge):
+    graph = knowledge.graph
+    glossary = [t for s, t, d in edges_of(graph, "defines") if graph.nodes[s]["kind"] == "version"
+                and graph.nodes[s]["label"] == "2022-11-18"]
+    assert len(glossary) == 647  # CR-2022-11-18's glossary entries
+    assert graph.has_edge(rule_id("dm", "507.2a"), "term:dm:ja:ブロッククリーチャー")
+
+
+def test_unresolved_citations_are_reported_not_dropped(knowledge):
+    """CR-2009-07-08 401.6 cites 'rule 602.1i', which no release in the corpus has."""
+    unresolved = {(u.source, u.number) for u in knowledge.unresolved}
+    assert ("text:mtg:en:2009-07-08:401.6@mtg-cr-2009-07-08", "602.1i") in unresolved
+    edges = [d for _, _, d in knowledge.graph.out_edges("text:mtg:en:2009-07-08:401.6@mtg-cr-2009-07-08", data=True)
+             if d["kind"] == "cites" and d["resolution"] == "unresolved"]
+    assert edges
+
+
+def test_json_export_loads_back_unchanged(knowledge):
+    graph = knowledge.graph
+    loaded = graph_from_json(graph_to_json(graph))
+    assert loaded.number_of_nodes() == graph.number_of_nodes()
+    assert loaded.number_of_edges() == graph.number_of_edges()
+    assert dict(loaded.nodes(data=True)) == dict(graph.nodes(data=True))
+    assert sorted(loaded.edges(keys=True, data=True), key=repr) == sorted(graph.edges(keys=True, data=True), key=repr)
+
+
+def test_export_is_deterministic(knowledge):
+    assert graph_to_json(knowledge.graph) == graph_to_json(knowledge.graph)
