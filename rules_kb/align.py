@@ -158,7 +158,7 @@ def align_versions(catalog: Catalog, game: str, lang: str, old_label: str, new_l
     release by release), since sixteen years of rewording defeat any direct text similarity.
     """
     chain = complete_chain(catalog, game, lang, old_label, new_label)
-    steps = [_align_direct(catalog, game, lang, a, b, tuple(forced)) for a, b in pairwise(chain)]
+    steps = [align_pair(catalog, game, lang, a, b, tuple(forced)) for a, b in pairwise(chain)]
     alignment = steps[0] if len(steps) == 1 else _compose(steps)
     alignment = Alignment(alignment.game, alignment.lang, alignment.old_version, alignment.new_version,
                           alignment.old_complete, alignment.new_complete, list(alignment.pairs),
@@ -184,7 +184,7 @@ def complete_chain(catalog: Catalog, game: str, lang: str, old_label: str, new_l
             if info[(game, lang, label)].complete and catalog.rules_in(game, lang, label)]
 
 
-def _align_direct(catalog: Catalog, game: str, lang: str, old_label: str, new_label: str,
+def align_pair(catalog: Catalog, game: str, lang: str, old_label: str, new_label: str,
                   forced: tuple[ForcedMatch, ...]) -> Alignment:
     key = (game, lang, old_label, new_label, forced)
     cached = catalog.alignments.get(key)

@@ -14,6 +14,7 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from rules_kb.add import commit_addition, plan_addition
 from rules_kb.align import Scope
 from rules_kb.changes import compare_versions
 from rules_kb.decode import decode_document
@@ -85,6 +86,20 @@ def build_parser() -> argparse.ArgumentParser:
     parse.add_argument("--anomalies", action="store_true", help="also print every anomaly, one per line")
     parse.set_defaults(handler=run_parse)
 
+    add = commands.add_parser(
+        "add", help="add a release to the corpus: detect, check, copy byte for byte, record, ingest",
+        description="Detect the file's format, encoding, game, languages, version and date from the text "
+        "(flags override; a flag that contradicts the text is an error naming both), refuse duplicates, "
+        "copy the file into the corpus, append its manifest entry, and report what it holds and what "
+        "changed against the previous version. Nothing is written if anything fails.")
+    add.add_argument("file", type=Path)
+    add.add_argument("--game", choices=("dm", "mtg"))
+    add.add_argument("--lang", choices=("ja", "en"))
+    add.add_argument("--format", dest="format_name", metavar="FORMAT", help="skip format detection")
+    add.add_argument("--version", help="version label (Magic: the file's release date, e.g. 2024-11-08)")
+    add.add_argument("--date", help="effective date YYYY-MM-DD")
+    add.set_defaults(handler=run_add)
+
     def rule_command(name: str, help_text: str, handler, *, filters: bool = True) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=help_text, description=help_text)
         sub.add_argument("rule", help="rule number, e.g. 507.2a (full-width digits accepted)")
@@ -143,6 +158,23 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("path", type=Path)
     export.set_defaults(handler=run_graph_export)
     return parser
+
+
+def run_add(args: argparse.Namespace) -> int:
+    addition = plan_addition(args.corpus, args.file, game=args.game, lang=args.lang, format_name=args.format_name,
+                             version=args.version, date=args.date)
+    commit_addition(args.corpus, addition)
+    meta, item = addition.meta, addition.item
+    print(f"added {meta.id} as {meta.file}: format {meta.format}, {item.decoded.encoding} {item.decoded.line_ends}, "
+          f"{meta.game} {'+'.join(meta.languages)}, version {meta.versions[0]}"
+          + (f" ({meta.dates[0]})" if meta.dates else ""))
+    print(f"  {summarise(item).split(': ', 1)[1]}")
+    if addition.changes is not None:
+        counts = ", ".join(f"{n} {k}" for k, n in addition.changes.counts().items())
+        print(f"  against {addition.previous}: {counts}")
+    else:
+        print("  no earlier complete version of this game and language to compare with")
+    return 0
 
 
 def open_knowledge(args: argparse.Namespace) -> Knowledge:

@@ -75,7 +75,9 @@ def parse(text: str, meta: DocumentMeta) -> ParsedDocument:
     regions = _find_regions(lines, meta, parsed)
     date = _effective_date(lines, regions, parsed)
     label = meta.versions[0] if meta.versions else (date or "unknown")
-    parsed.versions.append(Version("mtg", "en", label, date, "full"))
+    # A release always ends with its glossary and credits: without either, the file was cut.
+    cut = regions.glossary is None and regions.credits is None
+    parsed.versions.append(Version("mtg", "en", label, date, "excerpt" if cut else "full"))
     release = Release(meta.id, label, date, _is_wrapped(lines, regions))
     _read_front(lines, regions, parsed)
     parse_body(lines, regions.body, regions.glossary or regions.credits or regions.end, release, parsed)
@@ -85,6 +87,10 @@ def parse(text: str, meta: DocumentMeta) -> ParsedDocument:
         parse_glossary(lines, regions.glossary + 1, regions.credits or regions.end, release, parsed)
     if regions.credits is not None:
         _read_back(lines, regions.credits, regions.end, parsed)
+    if cut and parsed.rules:
+        parsed.rules[-1].truncated = True
+        parsed.anomaly(len(text), "truncated", "the document ends without the glossary and credits of a release",
+                       f"kept as an excerpt; rule {parsed.rules[-1].number} is marked truncated")
     return parsed
 
 
