@@ -57,8 +57,10 @@ def test_second_release_is_compared_with_the_previous_one(cli, empty_corpus):
 
 
 @pytest.mark.parametrize(("path", "flags", "message"), [
-    ("mtg/CR-2009-07-08.txt", ["--date", "2009-07-08"], "--date 2009-07-08 conflicts with the text, which says 2009-07-11"),
-    ("seeds/000_4db7e39e89e37720.txt", ["--version", "1.40"], "--version 1.40 conflicts with the text, which says 1.38"),
+    ("mtg/CR-2009-07-08.txt", ["--date", "2009-07-08"],
+     "--date 2009-07-08 conflicts with the text, which says 2009-07-11"),
+    ("seeds/000_4db7e39e89e37720.txt", ["--version", "1.40"],
+     "--version 1.40 conflicts with the text, which says 1.38"),
     ("mtg/CR-2024-11-08.txt", ["--game", "dm"], "--game dm conflicts with the text, which says mtg"),
     ("dm/official-rule-text/dm_rule-ja-v1.48.md", ["--lang", "en"], "--lang en conflicts with the text, which says ja"),
 ])
@@ -98,7 +100,7 @@ def test_truncated_release_is_added_as_an_excerpt_with_its_last_rule_marked(cli,
     data = (CORPUS / "mtg/CR-2024-11-08.txt").read_bytes()
     path = tmp_path / "CR-2024-cut.txt"
     path.write_bytes(data[:300_000])
-    code, out, _ = cli("--corpus", str(empty_corpus), "add", str(path), "--version", "2024-11-08")
+    code, _, _ = cli("--corpus", str(empty_corpus), "add", str(path), "--version", "2024-11-08")
     assert code == 0
     (item,) = ingest_corpus(empty_corpus)
     assert [v.kind for v in item.parsed.versions] == ["excerpt"]

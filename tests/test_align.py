@@ -129,6 +129,7 @@ def test_diff_cli_any_two_versions_by_section(cli):
 
 def test_diff_cli_html_escapes_source_text(cli):
     code, out, _ = cli("diff", "--game", "dm", "--lang", "en", "1.20", "1.38", "--rule", "507", "--json")
+    assert code == 0
     rows = {r["old"]: r for r in json.loads(out)["rows"]}
     assert rows["507.1b"]["html"].count("<del>creatue</del><ins>creature</ins>") == 1
     assert "it&#x27;s" in rows["507.1b"]["html"]  # apostrophes in source text are escaped

@@ -34,7 +34,8 @@ def test_hierarchy_links_section_rule_subrule(knowledge):
 def test_who_cites_603_2e(knowledge):
     """Ver.1.48 506.3b and 507.3d cite (参考603.2e) / （参考：603.2e）; seed 000's 1.38 507.3d too,
     but 1.38 (an excerpt of 506-507) has no 603.2e, so that citation resolves in another version."""
-    found = {(c.lang, c.version, c.number, c.resolution) for c in citations_of(knowledge, RuleNumber.parse("603.2e"), "dm")}
+    citations = citations_of(knowledge, RuleNumber.parse("603.2e"), "dm")
+    found = {(c.lang, c.version, c.number, c.resolution) for c in citations}
     assert found == {
         ("ja", "1.38", "507.3d", "other-version"),
         ("ja", "1.48", "506.3b", "same-version"),
