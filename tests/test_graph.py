@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from itertools import pairwise
 
 from rules_kb.export import graph_from_json, graph_to_json
 from rules_kb.graph import rule_id, text_id
@@ -53,7 +54,7 @@ def test_history_of_507_2a_in_japanese_is_notice_then_1_38_then_1_48(knowledge):
 def test_next_version_chain_of_japanese_507_2a(knowledge):
     texts = history(knowledge, RuleNumber.parse("507.2a"), "dm", "ja")
     graph = knowledge.graph
-    for older, newer in zip(texts, texts[1:], strict=False):
+    for older, newer in pairwise(texts):
         assert any(d["kind"] == "next_version" for d in graph.get_edge_data(text_id(older), text_id(newer)).values())
 
 
