@@ -80,7 +80,8 @@ def test_translation_of_1_38_507_1a_is_aligned(knowledge):
 
 def test_change_notice_and_commentary_links(knowledge):
     graph = knowledge.graph
-    targets = {(graph.nodes[t]["document"], d["kind"]) for _, t, d in graph.out_edges(rule_id("dm", "507.2a"), data=True)
+    out_edges = graph.out_edges(rule_id("dm", "507.2a"), data=True)
+    targets = {(graph.nodes[t]["document"], d["kind"]) for _, t, d in out_edges
                if d["kind"] in ("changed_by", "discussed_by")}
     assert ("seed-001", "changed_by") in targets
     discussed = {graph.nodes[t]["document"] for _, t, d in graph.out_edges(rule_id("dm", "507.3c"), data=True)
