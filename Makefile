@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup build test lint bench
+.PHONY: setup build test bench
 
 $(BIN)/rules-kb: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,9 +14,10 @@ $(BIN)/rules-kb: pyproject.toml
 
 setup: $(BIN)/rules-kb
 
-# Ingest the corpus and write the model (build/model.jsonl).
+# Ingest the corpus, write the model (build/model.jsonl) and the graph (build/graph.json).
 build: setup
 	$(BIN)/rules-kb ingest --json build/model.jsonl
+	$(BIN)/rules-kb graph export --format json build/graph.json
 
 test: setup
 	$(BIN)/ruff check rules_kb tests benchmarks
@@ -24,4 +25,4 @@ test: setup
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$status
 
 bench: setup
-	$(BIN)/python benchmarks/bench_ingest.py
+	for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done

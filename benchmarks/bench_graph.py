@@ -1,0 +1,43 @@
+"""Build the graph for the whole corpus: seconds, nodes, edges, peak memory.
+
+Run: .venv/bin/python benchmarks/bench_graph.py
+"""
+
+from __future__ import annotations
+
+import resource
+import time
+from collections import Counter
+from pathlib import Path
+
+from rules_kb.catalog import build_catalog
+from rules_kb.curated import load_analogues, load_terms
+from rules_kb.export import graph_to_json
+from rules_kb.graph import build_graph
+from rules_kb.pipeline import ingest_corpus
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+
+
+def main() -> None:
+    started = time.perf_counter()
+    ingested = ingest_corpus(CORPUS)
+    ingest_s = time.perf_counter() - started
+    started = time.perf_counter()
+    catalog = build_catalog([i.parsed for i in ingested])
+    graph, unresolved = build_graph(catalog, load_analogues(CORPUS), load_terms(CORPUS))
+    graph_s = time.perf_counter() - started
+    started = time.perf_counter()
+    exported = graph_to_json(graph)
+    export_s = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"ingest {ingest_s:.2f} s; catalog + graph {graph_s:.2f} s; node-link JSON {export_s:.2f} s "
+          f"({len(exported) / 1e6:.1f} MB)")
+    print(f"{graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges, {len(unresolved)} unresolved citations")
+    print("edges by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(
+        Counter(d['kind'] for _, _, d in graph.edges(data=True)).items())))
+    print(f"peak memory (max RSS): {peak:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
