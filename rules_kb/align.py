@@ -21,8 +21,11 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+import networkx as nx
+
 from rules_kb.catalog import Catalog
 from rules_kb.curated import ForcedMatch
+from rules_kb.graph import text_id
 from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
 from rules_kb.tokens import tokenize
@@ -325,3 +328,23 @@ def _match_moves(alignment: Alignment, old: dict, new: dict, left: set, right: s
             left.discard(number)
             right.discard(number)
             alignment.pairs.append(Pair("edited", old[number], new[number], similarity))
+
+
+def add_renumbered_edges(graph: nx.MultiDiGraph, catalog: Catalog, forced: list[ForcedMatch] = ()) -> int:
+    """Feed the alignment back into the graph: a ``renumbered`` edge per moved rule.
+
+    Only adjacent complete versions are aligned here (what a lineage is made of); the
+    alignments stay in the catalog's cache, so later diffs over the same releases are free.
+    """
+    added = 0
+    for game, lang in sorted({(g, lg) for g, lg, _ in catalog.versions}):
+        complete = [label for label in catalog.version_labels(game, lang)
+                    if catalog.versions[(game, lang, label)].complete and catalog.rules_in(game, lang, label)]
+        for old, new in pairwise(complete):
+            for pair in align_pair(catalog, game, lang, old, new, tuple(forced)).pairs:
+                if pair.kind == "moved":
+                    graph.add_edge(text_id(pair.old), text_id(pair.new), kind="renumbered", from_version=old,
+                                   to_version=new, old=str(pair.old_number), new=str(pair.new_number),
+                                   similarity=round(pair.similarity, 3), forced=pair.forced)
+                    added += 1
+    return added

@@ -28,8 +28,10 @@ from rules_kb.query import (
     analogues_of,
     citations_of,
     documents_about,
+    era_starts,
     history,
     parse_rule,
+    renumbering_of,
     require_rule,
     show,
 )
@@ -215,7 +217,7 @@ def run_refs(args: argparse.Namespace) -> int:
     if not found:
         print(f"{number}: cited by nothing in the corpus")
     for c in found:
-        flag = "" if c.resolution == "same-version" else f"  [{c.resolution}]"
+        flag = "" if c.resolution == "same-version" else f"  [{c.resolution}: {', '.join(c.resolved_in) or 'nowhere'}]"
         print(f"{c.game} {c.lang} {c.version}: {c.source_kind} {c.number} ({c.document}) cites \"{c.raw}\"{flag}")
     return 0
 
@@ -224,13 +226,25 @@ def run_history(args: argparse.Namespace) -> int:
     knowledge = open_knowledge(args)
     number = parse_rule(args.rule)
     texts = history(knowledge, number, args.game, args.lang)
-    documents = {g: documents_about(knowledge, number, g) for g in sorted({t.game for t in texts})}
+    games = sorted({t.game for t in texts})
+    documents = {g: documents_about(knowledge, number, g) for g in games}
+    moves = {g: renumbering_of(knowledge, number, g) for g in games}
     if args.json:
-        print(json.dumps({"texts": [t.to_record() for t in texts], "documents": documents},
+        records = [{**t.to_record(), "new_era": new_era} for t, new_era in zip(texts, era_starts(knowledge, texts),
+                                                                                 strict=True)]
+        print(json.dumps({"texts": records, "documents": documents, "renumbering": moves},
                          ensure_ascii=False, indent=2))
         return 0
-    for text in texts:
+    for text, new_era in zip(texts, era_starts(knowledge, texts), strict=True):
+        if new_era:
+            print(f"-- {text.number} is another rule from {text.version} on: a complete release before it "
+                  f"lacked the number (see 'moved to' below)")
         print(format_text(text))
+    for game, rows in moves.items():
+        for row in rows:
+            other = row["new"] if row["direction"] == "moved to" else row["old"]
+            print(f"{game} {row['lang']}: {row['direction']} {other} in {row['to_version']} "
+                  f"(from {row['from_version']}; similarity {row['similarity']:.2f})")
     for game, docs in documents.items():
         for doc in docs:
             marks = f" {', '.join(doc['marks'])}" if doc["marks"] else ""

@@ -119,11 +119,16 @@ def _add_next_versions(graph: nx.MultiDiGraph, catalog: Catalog) -> None:
     for game, lang in sorted({(g, lg) for g, lg, _ in catalog.versions}):
         last_seen: dict[RuleNumber, list[RuleText]] = {}
         for label in catalog.version_labels(game, lang):
-            for number, rules in sorted(catalog.rules_in(game, lang, label).items()):
+            present = catalog.rules_in(game, lang, label)
+            for number, rules in sorted(present.items()):
                 for previous in last_seen.get(number, []):
                     for rule in rules:
                         graph.add_edge(text_id(previous), text_id(rule), kind="next_version")
                 last_seen[number] = rules
+            if catalog.versions[(game, lang, label)].complete and present:
+                # A complete release without the number ends its era: a later holder is another rule.
+                for number in [n for n in last_seen if n not in present]:
+                    del last_seen[number]
 
 
 def _structure(catalog: Catalog, game: str, lang: str, label: str, number: RuleNumber) -> tuple:
@@ -163,19 +168,19 @@ def _describe_drift(en_shape: tuple, ja_shape: tuple) -> list[str]:
     return notes
 
 
-def _resolve(catalog: Catalog, game: str, lang: str, label: str, number: RuleNumber,
-             known: dict[str, set[RuleNumber]]) -> str | None:
-    if number in catalog.rules_in(game, lang, label):
-        return "same-version"
-    if number in known[game]:
-        return "other-version"
-    return None
+def _holders(catalog: Catalog) -> dict[tuple[str, RuleNumber], list[str]]:
+    """For each (game, number), the ``lang:version`` labels holding it, oldest first per language."""
+    holders: dict[tuple[str, RuleNumber], list[str]] = defaultdict(list)
+    for game, lang in sorted({(g, lg) for g, lg, _ in catalog.versions}):
+        for label in catalog.version_labels(game, lang):
+            for number in catalog.rules_in(game, lang, label):
+                holders[(game, number)].append(f"{lang}:{label}")
+    return holders
 
 
 def _add_citations(graph: nx.MultiDiGraph, catalog: Catalog, texts: list[RuleText]) -> list[Unresolved]:
-    known: dict[str, set[RuleNumber]] = defaultdict(set)
-    for game in ("dm", "mtg"):
-        known[game] = set(catalog.numbers_of(game))
+    """Link each citation to the cited rule; one resolving only elsewhere says where (``resolved_in``)."""
+    holders = _holders(catalog)
     unresolved = []
     for rule in texts:
         source = text_id(rule)
@@ -184,12 +189,16 @@ def _add_citations(graph: nx.MultiDiGraph, catalog: Catalog, texts: list[RuleTex
                 for number in ref.numbers:
                     if number == rule.number:
                         continue
-                    resolution = _resolve(catalog, rule.game, rule.lang, rule.version, number, known)
-                    if resolution is None:
+                    where_held = holders.get((rule.game, number), [])
+                    if number in catalog.rules_in(rule.game, rule.lang, rule.version):
+                        resolution, resolved_in = "same-version", [f"{rule.lang}:{rule.version}"]
+                    elif where_held:
+                        resolution, resolved_in = "other-version", where_held
+                    else:
                         unresolved.append(Unresolved(source, str(number), ref.raw))
-                        resolution = "unresolved"
+                        resolution, resolved_in = "unresolved", []
                     graph.add_edge(source, ensure_rule(graph, rule.game, number), kind="cites",
-                                   resolution=resolution, raw=ref.raw, where=where)
+                                   resolution=resolution, resolved_in=resolved_in, raw=ref.raw, where=where)
     return unresolved
 
 

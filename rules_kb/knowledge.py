@@ -13,6 +13,7 @@ from pathlib import Path
 
 import networkx as nx
 
+from rules_kb.align import add_renumbered_edges
 from rules_kb.catalog import Catalog, build_catalog
 from rules_kb.curated import (
     ANALOGUES,
@@ -54,7 +55,9 @@ def build_knowledge(corpus: Path) -> Knowledge:
     ingested = ingest_corpus(corpus)
     catalog = build_catalog([item.parsed for item in ingested])
     graph, unresolved = build_graph(catalog, load_analogues(corpus), load_terms(corpus))
-    return Knowledge(catalog, graph, unresolved, load_forced_matches(corpus))
+    forced = load_forced_matches(corpus)
+    add_renumbered_edges(graph, catalog, forced)
+    return Knowledge(catalog, graph, unresolved, forced)
 
 
 def load_knowledge(corpus: Path, cache_dir: Path | None = None) -> Knowledge:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from rules_kb.catalog import Catalog
 from rules_kb.errors import MalformedRuleNumber, RuleNotFound
-from rules_kb.graph import doc_id, rule_id
+from rules_kb.graph import doc_id, rule_id, text_id
 from rules_kb.knowledge import Knowledge
 from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
@@ -26,6 +26,7 @@ class Citation:
     document: str
     raw: str
     resolution: str
+    resolved_in: tuple[str, ...] = ()
 
 
 def parse_rule(raw: str) -> RuleNumber:
@@ -70,6 +71,24 @@ def history(knowledge: Knowledge, number: RuleNumber, game: str | None = None,
     return out
 
 
+def era_starts(knowledge: Knowledge, texts: list[RuleText]) -> list[bool]:
+    """For each text of a history, whether it starts a new era of its number.
+
+    Two successive texts of one game and language are one rule when a ``next_version``
+    edge links them; otherwise a complete release in between lacked the number, and the
+    later text is another rule that took it (Magic's 309 before and after 2009).
+    """
+    graph = knowledge.graph
+    starts = []
+    for i, text in enumerate(texts):
+        before = texts[i - 1] if i else None
+        same_line = before is not None and (before.game, before.lang) == (text.game, text.lang)
+        linked = same_line and graph.has_edge(text_id(before), text_id(text)) and any(
+            d["kind"] == "next_version" for d in graph.get_edge_data(text_id(before), text_id(text)).values())
+        starts.append(same_line and not linked and before.version != text.version)
+    return starts
+
+
 def show(knowledge: Knowledge, number: RuleNumber, game: str | None = None, lang: str | None = None,
          version: str | None = None) -> list[RuleText]:
     """The text of a rule: in ``version`` if given, else the newest version of each game and language."""
@@ -98,7 +117,8 @@ def citations_of(knowledge: Knowledge, number: RuleNumber, game: str | None = No
             node = graph.nodes[source]
             if node["kind"] == "text":
                 out.append(Citation("text", node["game"], node["lang"], node["version"], node["number"],
-                                    node["document"], data["raw"], data["resolution"]))
+                                    node["document"], data["raw"], data["resolution"],
+                                    tuple(data.get("resolved_in", ()))))
             else:
                 out.append(Citation("term", node["game"], node["lang"], data.get("version", ""), node["term"],
                                     "", data["raw"], data["resolution"]))
@@ -140,6 +160,28 @@ def documents_about(knowledge: Knowledge, number: RuleNumber, game: str) -> list
                         "date": data.get("date"), "marks": data.get("marks", [])})
     unique = {(d["kind"], d["document"]): d for d in out}
     return [unique[k] for k in sorted(unique)]
+
+
+def renumbering_of(knowledge: Knowledge, number: RuleNumber, game: str) -> list[dict]:
+    """Where texts of this number moved to, and came from, release by release."""
+    graph = knowledge.graph
+    out = []
+    for lang in ("en", "ja"):
+        for label in knowledge.catalog.version_labels(game, lang):
+            for text in knowledge.catalog.rules_in(game, lang, label).get(number, []):
+                node = text_id(text)
+                for _, _, data in graph.out_edges(node, data=True):
+                    if data["kind"] == "renumbered":
+                        out.append({"direction": "moved to", "lang": lang, **_move(data)})
+                for _, _, data in graph.in_edges(node, data=True):
+                    if data["kind"] == "renumbered":
+                        out.append({"direction": "moved from", "lang": lang, **_move(data)})
+    return out
+
+
+def _move(data: dict) -> dict:
+    return {"old": data["old"], "new": data["new"], "from_version": data["from_version"],
+            "to_version": data["to_version"], "similarity": data["similarity"]}
 
 
 __all__ = ["Citation", "analogues_of", "citations_of", "doc_id", "documents_about", "history", "show"]

@@ -41,7 +41,8 @@ def test_refs_lists_citing_texts_by_version(cli):
     code, out, _ = cli("refs", "603.2e", "--game", "dm")
     assert code == 0
     assert out.splitlines() == [
-        'dm ja 1.38: text 507.3d (seed-000) cites "参考:603.2e"  [other-version]',
+        'dm ja 1.38: text 507.3d (seed-000) cites "参考:603.2e"  '
+        '[other-version: ja:before-2020-10-23, ja:2020-10-23, ja:1.48]',
         'dm ja 1.48: text 506.3b (dm-rulebook-ja-1.48) cites "参考603.2e"',
         'dm ja 1.48: text 507.3d (dm-rulebook-ja-1.48) cites "参考 603.2e"',
     ]
@@ -54,6 +55,17 @@ def test_history_is_oldest_first_with_provenance_and_notices(cli):
     assert [(t["version"], t["document"]) for t in data["texts"]] == [
         ("2021-09-07", "seed-001"), ("1.38", "seed-000"), ("1.48", "dm-rulebook-ja-1.48")]
     assert {"kind": "changed_by", "document": "seed-001", "date": "2021-09-07", "marks": []} in data["documents"]["dm"]
+
+
+def test_history_marks_the_era_break_and_the_move_of_309_2a(cli):
+    """309.2a (blockers) moved to 509.1a on 2009-07-08; from 2022-11-18 on 309.2a is a Dungeon rule."""
+    code, out, _ = cli("history", "309.2a", "--game", "mtg")
+    assert code == 0
+    heads = [line for line in out.splitlines() if not line.startswith("  ")]
+    assert heads[3].startswith("309.2a  [mtg en 2009-05-01")
+    assert heads[4] == ("-- 309.2a is another rule from 2022-11-18 on: a complete release before it lacked the "
+                        "number (see 'moved to' below)")
+    assert heads[-1] == "mtg en: moved to 509.1a in 2009-07-08 (from 2009-05-01; similarity 0.66)"
 
 
 def test_analogue(cli):

@@ -126,6 +126,26 @@ def test_unresolved_citations_are_reported_not_dropped(knowledge):
     assert edges
 
 
+def test_alignment_feeds_renumbered_edges(knowledge):
+    old = knowledge.catalog.text_of("mtg", "en", "2009-05-01", RuleNumber.parse("309.2a"))
+    new = knowledge.catalog.text_of("mtg", "en", "2009-07-08", RuleNumber.parse("509.1a"))
+    data = knowledge.graph.get_edge_data(text_id(old), text_id(new))
+    assert [d["kind"] for d in data.values()] == ["renumbered"]
+
+
+def test_a_complete_release_without_a_number_ends_its_era(knowledge):
+    """309.2a is absent from every release 2009-07-08 ... 2019-05-03; the 2022 309.2a is another rule."""
+    old = knowledge.catalog.text_of("mtg", "en", "2009-05-01", RuleNumber.parse("309.2a"))
+    later = knowledge.catalog.text_of("mtg", "en", "2022-11-18", RuleNumber.parse("309.2a"))
+    assert not knowledge.graph.has_edge(text_id(old), text_id(later))
+
+
+def test_other_version_citations_say_where_they_resolve(knowledge):
+    text = knowledge.catalog.text_of("dm", "ja", "1.38", RuleNumber.parse("507.3d"))
+    cites = [d for _, t, d in knowledge.graph.out_edges(text_id(text), data=True) if d["kind"] == "cites"]
+    assert [(c["resolution"], c["resolved_in"][-1]) for c in cites] == [("other-version", "ja:1.48")]
+
+
 def test_json_export_loads_back_unchanged(knowledge):
     graph = knowledge.graph
     loaded = graph_from_json(graph_to_json(graph))
