@@ -201,7 +201,7 @@ def align_pair(catalog: Catalog, game: str, lang: str, old_label: str, new_label
     vectors = _Vectors(lang, old, new)
     left, right = set(old), set(new)
     _apply_forced(alignment, list(forced), old, new, left, right, vectors)
-    _match_same_numbers(alignment, old, new, left, right, vectors)
+    _match_in_place(alignment, old, new, left, right, vectors)
     _match_moves(alignment, old, new, left, right, vectors)
     for number in sorted(left):
         if alignment.new_complete:
@@ -296,21 +296,54 @@ def _apply_forced(alignment: Alignment, forced: list[ForcedMatch], old: dict, ne
         alignment.pairs.append(Pair(kind, old[match.old], new[match.new], similarity, forced=True))
 
 
-def _match_same_numbers(alignment: Alignment, old: dict, new: dict, left: set, right: set,
-                        vectors: _Vectors) -> None:
-    for number in sorted(left & right):
-        similarity = vectors.similarity(number, number)
-        if similarity >= SAME_NUMBER_THRESHOLD or comparable_text(old[number]) == comparable_text(new[number]):
-            left.discard(number)
-            right.discard(number)
-            alignment.pairs.append(Pair(_classify(old[number], new[number], similarity),
-                                        old[number], new[number], similarity))
+def _expected_number(number: RuleNumber, mapped: dict[RuleNumber, RuleNumber]) -> RuleNumber:
+    """Where a rule should be if it followed its parent: 312.3 under 312 -> 313 is 313.3."""
+    parent = number.parent
+    target = mapped.get(parent) if parent is not None else None
+    if target is None:
+        return number
+    if number.letter is not None:
+        return RuleNumber(target.section, target.rule, number.letter) if target.rule is not None else number
+    return RuleNumber(target.section, number.rule)
 
 
-def _match_moves(alignment: Alignment, old: dict, new: dict, left: set, right: set, vectors: _Vectors) -> None:
+def _match_in_place(alignment: Alignment, old: dict, new: dict, left: set, right: set,
+                    vectors: _Vectors) -> None:
+    """Pair each rule with its expected number, depth by depth, when the texts agree.
+
+    Sections first (a section renumbered as a whole, 312 Vanguards -> 313, is found by its
+    title), then rules under their parent's new number, then subrules under their rule's. So
+    templated siblings ("Vanguard cards have no subtypes." / "Phenomenon cards …") follow
+    their own section instead of pairing with whatever now holds their old number.
+    """
+    mapped = {p.old_number: p.new_number for p in alignment.pairs if p.old and p.new}
+    for depth in (0, 1, 2):
+        for number in sorted(n for n in left if n.depth == depth):
+            target = _expected_number(number, mapped)
+            if target not in right:
+                continue
+            similarity = vectors.similarity(number, target)
+            if similarity >= SAME_NUMBER_THRESHOLD or comparable_text(old[number]) == comparable_text(new[target]):
+                left.discard(number)
+                right.discard(target)
+                mapped[number] = target
+                alignment.pairs.append(Pair(_classify(old[number], new[target], similarity),
+                                            old[number], new[target], similarity))
+        if depth == 0:
+            # Sections renumbered as a whole are found by their titles before their rules are placed.
+            _match_moves(alignment, old, new, left, right, vectors, only_depth=0)
+            mapped.update({p.old_number: p.new_number for p in alignment.pairs if p.old and p.new})
+
+
+def _match_moves(alignment: Alignment, old: dict, new: dict, left: set, right: set, vectors: _Vectors,
+                 only_depth: int | None = None) -> None:
     scored = []
     for number in sorted(left):
+        if only_depth is not None and number.depth != only_depth:
+            continue
         for candidate in vectors.candidates(number, right):
+            if only_depth is not None and candidate.depth != only_depth:
+                continue
             similarity = vectors.similarity(number, candidate)
             if similarity >= MOVE_THRESHOLD:
                 scored.append((-similarity, number.sort_key(), candidate.sort_key(), number, candidate))
@@ -321,6 +354,8 @@ def _match_moves(alignment: Alignment, old: dict, new: dict, left: set, right: s
             right.discard(candidate)
             alignment.pairs.append(Pair(_classify(old[number], new[candidate], -negative),
                                         old[number], new[candidate], -negative))
+    if only_depth is not None:
+        return
     # Same number, dissimilar text, nothing better found: the rule was rewritten in place.
     for number in sorted(left & right):
         similarity = vectors.similarity(number, number)

@@ -145,3 +145,12 @@ def test_explain_cli(cli):
 def test_diff_cli_unknown_version(cli):
     code, _, err = cli("diff", "--game", "dm", "--lang", "ja", "1.38", "9.99")
     assert code == 1 and "version 9.99 of dm ja" in err
+
+
+def test_templated_siblings_follow_their_renumbered_section(knowledge):
+    """2024-11-08 inserted 310 Battles: 312 Vanguards became 313, and 312.3 'Vanguard cards have
+    no subtypes.' must pair with 313.3, not with the new 312.3 'Phenomenon cards have no subtypes.'"""
+    alignment = align_versions(knowledge.catalog, "mtg", "en", "2022-11-18", "2024-11-08")
+    assert str(alignment.pair_for_old(R("312")).new_number) == "313"
+    assert str(alignment.pair_for_old(R("312.3")).new_number) == "313.3"
+    assert str(alignment.pair_for_old(R("311.3")).new_number) == "312.3"
