@@ -338,12 +338,11 @@ def _match_in_place(alignment: Alignment, old: dict, new: dict, left: set, right
 def _match_moves(alignment: Alignment, old: dict, new: dict, left: set, right: set, vectors: _Vectors,
                  only_depth: int | None = None) -> None:
     scored = []
+    pool = right if only_depth is None else {n for n in right if n.depth == only_depth}
     for number in sorted(left):
         if only_depth is not None and number.depth != only_depth:
             continue
-        for candidate in vectors.candidates(number, right):
-            if only_depth is not None and candidate.depth != only_depth:
-                continue
+        for candidate in vectors.candidates(number, pool):
             similarity = vectors.similarity(number, candidate)
             if similarity >= MOVE_THRESHOLD:
                 scored.append((-similarity, number.sort_key(), candidate.sort_key(), number, candidate))

@@ -34,6 +34,11 @@ class RuleNumber:
     rule: int | None = None
     letter: str | None = None
 
+    def __post_init__(self) -> None:
+        # Cheap guard against RuleNumber("507.1") where RuleNumber.parse was meant.
+        if not isinstance(self.section, int) or not (self.rule is None or isinstance(self.rule, int)):
+            raise TypeError(f"RuleNumber fields must be ints; use RuleNumber.parse for text ({self.section!r})")
+
     @classmethod
     def parse(cls, raw: str) -> RuleNumber:
         """Parse one number, tolerating width, a trailing period, case and one inner space."""

@@ -154,3 +154,22 @@ def test_templated_siblings_follow_their_renumbered_section(knowledge):
     assert str(alignment.pair_for_old(R("312")).new_number) == "313"
     assert str(alignment.pair_for_old(R("312.3")).new_number) == "313.3"
     assert str(alignment.pair_for_old(R("311.3")).new_number) == "312.3"
+
+
+def test_the_corpus_forced_match_corrects_305_3(knowledge):
+    """corpus/forced-matches.toml pairs 305.3 with 505.3 (read in both texts); word similarity
+    alone picks 505.4a. The override is used by diffs and by the graph's renumbered edges."""
+    automatic = align_versions(knowledge.catalog, "mtg", "en", "2009-05-01", "2009-07-08")
+    forced = align_versions(knowledge.catalog, "mtg", "en", "2009-05-01", "2009-07-08", knowledge.forced)
+    assert str(automatic.pair_for_old(R("305.3")).new_number) == "505.4a"
+    pair = forced.pair_for_old(R("305.3"))
+    assert str(pair.new_number) == "505.3" and pair.forced
+    old = knowledge.catalog.text_of("mtg", "en", "2009-05-01", R("305.3"))
+    moved_to = [d["new"] for _, _, d in knowledge.graph.out_edges(
+        "text:mtg:en:2009-05-01:305.3@mtg-cr-2009-05-01", data=True) if d["kind"] == "renumbered"]
+    assert old is not None and moved_to == ["505.3"]
+
+
+def test_a_whole_section_renumbered_is_found_by_its_title(knowledge):
+    alignment = align_versions(knowledge.catalog, "mtg", "en", "2009-05-01", "2009-07-08")
+    assert str(alignment.pair_for_old(R("305")).new_number) == "505"  # Main Phase
