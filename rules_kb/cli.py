@@ -19,7 +19,7 @@ from rules_kb.align import Scope
 from rules_kb.changes import compare_versions
 from rules_kb.decode import decode_document
 from rules_kb.detect import describe_file
-from rules_kb.errors import RuleNotFound, RulesKbError, SourceError
+from rules_kb.errors import OutputError, RuleNotFound, RulesKbError, SourceError
 from rules_kb.export import FORMATS, export_lines
 from rules_kb.knowledge import Knowledge, load_knowledge
 from rules_kb.model import RuleText
@@ -50,6 +50,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RulesKbError as exc:
         print(f"Error: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        # The reader went away (`rules-kb … | head`): not an error. Keep the final flush quiet.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -237,8 +241,8 @@ def run_history(args: argparse.Namespace) -> int:
         return 0
     for text, new_era in zip(texts, era_starts(knowledge, texts), strict=True):
         if new_era:
-            print(f"-- {text.number} is another rule from {text.version} on: a complete release before it "
-                  f"lacked the number (see 'moved to' below)")
+            print(f"-- {text.number} is another rule from {text.version} on: the rule that held the number "
+                  f"before moved or was removed (see 'moved to' below)")
         print(format_text(text))
     for game, rows in moves.items():
         for row in rows:
@@ -372,15 +376,22 @@ def _dump(record: dict) -> str:
 
 def write_atomically(path: Path, lines: Iterable[str], newline: bool = True) -> None:
     """Write lines to ``path`` via a temporary file, so a failure leaves no partial output."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise OutputError(str(path), exc.strerror or str(exc)) from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
             for line in lines:
                 out.write(line)
                 if newline:
                     out.write("\n")
+        os.chmod(temporary, 0o644)  # mkstemp's 0600 would make the model readable by its owner only
         os.replace(temporary, path)
+    except OSError as exc:
+        Path(temporary).unlink(missing_ok=True)
+        raise OutputError(str(path), exc.strerror or str(exc)) from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise

@@ -38,6 +38,9 @@ def detect_format(text: str, document: str) -> str:
     if not scores or scores[0][0] < MIN_SCORE:
         best = f" (best guess {scores[0][1]} at {scores[0][0]}/100)" if scores else ""
         raise ParseError(document, f"unknown format: no parser recognises this text{best}", 0)
+    if len(scores) > 1 and scores[1][0] == scores[0][0]:
+        raise ParseError(document, f"ambiguous format: {scores[0][1]} and {scores[1][1]} both score "
+                                   f"{scores[0][0]}/100; pass --format", 0)
     return scores[0][1]
 
 

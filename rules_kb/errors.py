@@ -29,6 +29,15 @@ class ParseError(SourceError):
     """A decoded document cannot be parsed at all (a format mismatch, not a defect)."""
 
 
+class OutputError(RulesKbError):
+    """An output file cannot be written (missing folder, permissions, full disk)."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(f"{path}: cannot write: {problem}")
+
+
 class MalformedRuleNumber(RulesKbError, ValueError):
     """A string that is not a rule number. Parsers turn this into an anomaly."""
 

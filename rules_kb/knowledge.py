@@ -1,7 +1,12 @@
 """Load the whole knowledge base (ingest → catalog → graph), with a pickle cache.
 
-The cache key covers everything the result depends on: the manifest, the curated files and
-the package's own source, so a stale cache cannot be served after a code or corpus change.
+The cache key covers everything the result depends on: the manifest (with every document's
+sha256), the curated files and the package's own source; before a cache is used, every
+document is checked against its sha256 again, so an edited file is refused as it would be
+without a cache. Only the newest cache file is kept.
+
+This module assembles the stages (ingest, catalog, graph, alignment edges); like the CLI it
+sits above them.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import networkx as nx
 
 from rules_kb.align import add_renumbered_edges
 from rules_kb.catalog import Catalog, build_catalog
+from rules_kb.corpus import load_manifest, read_document_bytes
 from rules_kb.curated import (
     ANALOGUES,
     FORCED_MATCHES,
@@ -66,10 +72,14 @@ def load_knowledge(corpus: Path, cache_dir: Path | None = None) -> Knowledge:
         return build_knowledge(corpus)
     path = cache_dir / f"knowledge-{cache_key(corpus)}.pickle"
     if path.exists():
+        for meta in load_manifest(corpus):  # the manifest promises checked bytes, cache or not
+            read_document_bytes(corpus, meta)
         with path.open("rb") as handle:
             return pickle.load(handle)
     knowledge = build_knowledge(corpus)
     cache_dir.mkdir(parents=True, exist_ok=True)
+    for stale in cache_dir.glob("knowledge-*.pickle"):
+        stale.unlink(missing_ok=True)
     temporary = path.with_suffix(".tmp")
     with temporary.open("wb") as handle:
         pickle.dump(knowledge, handle, protocol=pickle.HIGHEST_PROTOCOL)

@@ -17,7 +17,7 @@ from rules_kb.errors import MalformedRuleNumber
 
 # Canonical grammar after NFKC folding: a three-digit section, an optional rule number, an
 # optional single subrule letter, an optional trailing period.
-_NUMBER = re.compile(r"(?P<section>\d{3})(?:\.(?P<rule>\d{1,3})(?:\s?(?P<letter>[A-Za-z]))?)?\.?")
+_NUMBER = re.compile(r"(?P<section>[0-9]{3})(?:\.(?P<rule>[0-9]{1,3})(?:\s?(?P<letter>[A-Za-z]))?)?\.?")
 
 
 def fold_width(text: str) -> str:

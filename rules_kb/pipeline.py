@@ -9,6 +9,7 @@ from pathlib import Path
 from rules_kb.accounting import Accounting, account
 from rules_kb.corpus import load_manifest, read_document_bytes
 from rules_kb.decode import Decoded, decode_document
+from rules_kb.errors import ManifestError
 from rules_kb.model import DocumentMeta, ParsedDocument
 from rules_kb.sources import get_parser
 
@@ -34,8 +35,13 @@ def parse_bytes(data: bytes, meta: DocumentMeta) -> Ingested:
 def ingest_corpus(corpus: Path, only: Iterable[str] | None = None) -> list[Ingested]:
     """Ingest every manifest document (or those whose id is in ``only``), in manifest order."""
     wanted = set(only) if only else None
+    documents = load_manifest(corpus)
+    if wanted is not None:
+        unknown = sorted(wanted - {meta.id for meta in documents})
+        if unknown:
+            raise ManifestError(str(corpus / "manifest.toml"), f"no document with id {', '.join(unknown)}")
     results = []
-    for meta in load_manifest(corpus):
+    for meta in documents:
         if wanted is not None and meta.id not in wanted:
             continue
         results.append(parse_bytes(read_document_bytes(corpus, meta), meta))

@@ -75,8 +75,9 @@ def era_starts(knowledge: Knowledge, texts: list[RuleText]) -> list[bool]:
     """For each text of a history, whether it starts a new era of its number.
 
     Two successive texts of one game and language are one rule when a ``next_version``
-    edge links them; otherwise a complete release in between lacked the number, and the
-    later text is another rule that took it (Magic's 309 before and after 2009).
+    edge links them; otherwise the earlier rule moved or was removed (a complete release
+    lacked the number, or the alignment moved its text elsewhere) and the later text is
+    another rule that took the number (Magic's 309 before and after 2009, and in 2022).
     """
     graph = knowledge.graph
     starts = []
@@ -100,8 +101,10 @@ def show(knowledge: Knowledge, number: RuleNumber, game: str | None = None, lang
             raise RuleNotFound(f"{number} in version {version}", have)
         return chosen
     newest: dict[tuple[str, str], RuleText] = {}
-    for text in texts:  # oldest first, so the last one written wins
-        newest[(text.game, text.lang)] = text
+    for text in texts:  # oldest first: a newer version replaces, a cut-off copy of the same version does not
+        held = newest.get((text.game, text.lang))
+        if held is None or held.version != text.version or (held.truncated and not text.truncated):
+            newest[(text.game, text.lang)] = text
     return [newest[key] for key in sorted(newest)]
 
 

@@ -63,8 +63,8 @@ def test_history_marks_the_era_break_and_the_move_of_309_2a(cli):
     assert code == 0
     heads = [line for line in out.splitlines() if not line.startswith("  ")]
     assert heads[3].startswith("309.2a  [mtg en 2009-05-01")
-    assert heads[4] == ("-- 309.2a is another rule from 2022-11-18 on: a complete release before it lacked the "
-                        "number (see 'moved to' below)")
+    assert heads[4] == ("-- 309.2a is another rule from 2022-11-18 on: the rule that held the number before "
+                        "moved or was removed (see 'moved to' below)")
     assert heads[-1] == "mtg en: moved to 509.1a in 2009-07-08 (from 2009-05-01; similarity 0.66)"
 
 

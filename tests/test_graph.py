@@ -157,3 +157,13 @@ def test_json_export_loads_back_unchanged(knowledge):
 
 def test_export_is_deterministic(knowledge):
     assert graph_to_json(knowledge.graph) == graph_to_json(knowledge.graph)
+
+
+def test_a_number_taken_over_in_one_step_starts_a_new_era(knowledge):
+    """2022-11-18 put Dungeons at 309 and moved Planes from 309 to 310: no next_version 309 -> 309."""
+    planes = knowledge.catalog.text_of("mtg", "en", "2019-05-03", RuleNumber.parse("309"))
+    dungeons = knowledge.catalog.text_of("mtg", "en", "2022-11-18", RuleNumber.parse("309"))
+    assert (planes.title, dungeons.title) == ("Planes", "Dungeons")
+    assert not knowledge.graph.has_edge(text_id(planes), text_id(dungeons))
+    moved = [d["new"] for _, _, d in knowledge.graph.out_edges(text_id(planes), data=True) if d["kind"] == "renumbered"]
+    assert moved == ["310"]
