@@ -81,6 +81,11 @@ def plan_addition(corpus: Path, path: Path, *, game: str | None = None, lang: st
     label = version or (labels[0] if labels else None)
     if label is None:
         raise SourceError(str(path), "the text states no version: pass --version")
+    for other in existing:
+        if (other.game == guess.game and other.kind == guess.kind and label in other.versions
+                and set(other.languages) & set(languages)):
+            raise ManifestError(str(path), f"version {label} of {guess.game} {'+'.join(languages)} is already in the "
+                                           f"corpus as {other.id}; pass --version to label this file differently")
     the_date = date or (dates[0] if dates else None)
     base = f"{guess.format}-{label}" if guess.format.startswith(guess.game) else f"{guess.game}-{guess.format}-{label}"
     meta = replace(guess, id=_unique_id(existing, base),

@@ -112,3 +112,14 @@ def test_manifest_after_add_is_valid_toml(cli, empty_corpus):
     cli("--corpus", str(empty_corpus), "add", str(CORPUS / "seeds/004_9e840b7733df29ed.txt"))
     data = tomllib.loads((empty_corpus / "manifest.toml").read_text(encoding="utf-8"))
     assert data["document"][0]["format"] == "mtg-rulings"
+
+
+def test_a_second_file_with_an_existing_version_label_is_refused(cli, empty_corpus, tmp_path):
+    cli("--corpus", str(empty_corpus), "add", str(CORPUS / "mtg/CR-2024-11-08.txt"), "--version", "2024-11-08")
+    copy = tmp_path / "CR-2024-copy.txt"
+    copy.write_bytes((CORPUS / "mtg/CR-2024-11-08.txt").read_bytes() + b"\r\n")  # other bytes, same release
+    before = snapshot(empty_corpus)
+    code, _, err = cli("--corpus", str(empty_corpus), "add", str(copy))
+    assert code == 1
+    assert "version 2024-11-08 of mtg en is already in the corpus as mtg-cr-2024-11-08" in err
+    assert snapshot(empty_corpus) == before
