@@ -17,6 +17,7 @@ that shared rare words ("blockers", "ブロッカー") count for more than "the"
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -37,13 +38,18 @@ CANDIDATES_PER_RULE = 8
 
 @dataclass(frozen=True)
 class Pair:
-    """One row of an alignment. ``kind``: unchanged, edited, moved, added, removed."""
+    """One row of an alignment. ``kind``: unchanged, edited, moved, split, added, removed.
+
+    ``split``: no one rule continues the old one, but its sentences are found in
+    ``targets`` (Magic's 309.3 went into 509.4a and 509.4f in 2009); not a deletion.
+    """
 
     kind: str
     old: RuleText | None
     new: RuleText | None
     similarity: float
     forced: bool = False
+    targets: tuple[RuleNumber, ...] = ()
 
     @property
     def old_number(self) -> RuleNumber | None:
@@ -69,7 +75,7 @@ class Alignment:
 
     def counts(self) -> dict[str, int]:
         counts = Counter(p.kind for p in self.pairs)
-        return {k: counts.get(k, 0) for k in ("unchanged", "edited", "moved", "added", "removed")}
+        return {k: counts.get(k, 0) for k in ("unchanged", "edited", "moved", "split", "added", "removed")}
 
     def pair_for_old(self, number: RuleNumber) -> Pair | None:
         return next((p for p in self.pairs if p.old_number == number), None)
@@ -115,8 +121,11 @@ class _Vectors:
 
     def candidates(self, old: RuleNumber, allowed: set[RuleNumber]) -> list[RuleNumber]:
         """New rules sharing the old rule's rarest tokens: a cheap pre-filter before scoring."""
+        return self.candidates_for(self.rare[old], allowed)
+
+    def candidates_for(self, rare: list[str], allowed: set[RuleNumber] | dict) -> list[RuleNumber]:
         hits: Counter[int] = Counter()
-        for token in self.rare[old]:
+        for token in rare:
             hits.update(self.index.get(token, ()))
         ranked = sorted(hits.items(), key=lambda kv: (-kv[1], kv[0]))
         out = []
@@ -204,6 +213,8 @@ def align_pair(catalog: Catalog, game: str, lang: str, old_label: str, new_label
     _apply_forced(alignment, list(forced), old, new, left, right, vectors)
     _match_in_place(alignment, old, new, left, right, vectors)
     _match_moves(alignment, old, new, left, right, vectors)
+    if alignment.new_complete:
+        _find_splits(alignment, old, new, left, vectors, lang)
     for number in sorted(left):
         if alignment.new_complete:
             alignment.pairs.append(Pair("removed", old[number], None, 0.0))
@@ -235,8 +246,8 @@ def _compose(steps: list[Alignment]) -> Alignment:
             pair = mapping[pair.new_number]
             similarity = min(similarity, pair.similarity)
             forced = forced or pair.forced
-        if pair.new is None:
-            result.pairs.append(Pair("removed", start.old, None, 0.0, forced))
+        if pair.new is None:  # removed, or split (its targets are then in that step's new version)
+            result.pairs.append(Pair(pair.kind, start.old, None, pair.similarity, forced, pair.targets))
             continue
         reached.add(pair.new_number)
         kind = _classify(start.old, pair.new, similarity)
@@ -363,6 +374,47 @@ def _match_moves(alignment: Alignment, old: dict, new: dict, left: set, right: s
             left.discard(number)
             right.discard(number)
             alignment.pairs.append(Pair("edited", old[number], new[number], similarity))
+
+
+SPLIT_CONTAINMENT = 0.75
+SPLIT_ELSEWHERE = 0.95
+_SENTENCE_END = re.compile(r"(?<=[.!?。])\s*(?=\S)")
+
+
+def _find_splits(alignment: Alignment, old: dict, new: dict, left: set, vectors: _Vectors, lang: str) -> None:
+    """Old rules nobody continues whose sentences live on in other new rules.
+
+    Each sentence of four or more words is looked up among all new rules; it is found
+    when IDF-weighted, at least ``SPLIT_CONTAINMENT`` of its tokens are in one new rule of
+    the section the old rule's section became, or ``SPLIT_ELSEWHERE`` in any other section
+    (boilerplate such as "Then the active player gets priority" recurs across sections).
+    """
+    sections = {p.old_number.section: p.new_number.section for p in alignment.pairs
+                if p.old is not None and p.new is not None and p.old_number.depth == 0}
+    for number in sorted(left):
+        home = sections.get(number.section, number.section)
+        targets: list[RuleNumber] = []
+        scores = []
+        for sentence in _SENTENCE_END.split(comparable_text(old[number])):
+            tokens = {t.normalized for t in tokenize(sentence, lang) if any(c.isalnum() for c in t.normalized)}
+            if len(tokens) < 4:
+                continue
+            weight = math.fsum(vectors.idf.get(t, 0.0) for t in tokens)
+            rare = sorted(tokens, key=lambda t: (-vectors.idf.get(t, 0.0), t))[:12]
+            best, best_key = None, (False, 0.0)
+            for candidate in vectors.candidates_for(rare, new):
+                score = math.fsum(vectors.idf.get(t, 0.0) for t in tokens & vectors.new[candidate]) / weight
+                at_home = candidate.section == home
+                if score >= (SPLIT_CONTAINMENT if at_home else SPLIT_ELSEWHERE) and (at_home, score) > best_key:
+                    best, best_key = candidate, (at_home, score)
+            if best is not None:
+                best_score = best_key[1]
+                scores.append(best_score)
+                if best not in targets:
+                    targets.append(best)
+        if targets:
+            left.discard(number)
+            alignment.pairs.append(Pair("split", old[number], None, min(scores), targets=tuple(targets)))
 
 
 def add_renumbered_edges(graph: nx.MultiDiGraph, catalog: Catalog, forced: list[ForcedMatch] = ()) -> int:

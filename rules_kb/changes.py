@@ -37,7 +37,7 @@ class RowChange:
 
     @property
     def kind(self) -> str:
-        if self.pair.kind in ("added", "removed", "moved"):
+        if self.pair.kind in ("added", "removed", "moved", "split"):
             return self.pair.kind
         return self.text_class
 
@@ -48,7 +48,7 @@ class Comparison:
     rows: list[RowChange]
 
     def counts(self) -> dict[str, int]:
-        counts = {k: 0 for k in ("unchanged", "editorial", "substantive", "moved", "added", "removed")}
+        counts = {k: 0 for k in ("unchanged", "editorial", "substantive", "moved", "split", "added", "removed")}
         for row in self.rows:
             counts[row.kind] += 1
         return counts

@@ -22,6 +22,7 @@ def row_record(row: RowChange) -> dict:
         "new": _label(pair.new_number),
         "similarity": round(pair.similarity, 3),
         "forced": pair.forced,
+        "targets": [str(n) for n in pair.targets],
         "compared_prefix": row.compared_prefix,
     }
     if row.diff is not None:
@@ -73,6 +74,8 @@ def _row_text(row: RowChange, color: bool) -> str:
     head = f"  {_label(pair.old_number)}"
     if pair.kind == "moved":
         head += f" -> {pair.new_number} (moved, similarity {pair.similarity:.2f}; text {row.text_class})"
+    elif pair.kind == "split":
+        head = f"  {pair.old_number} (split: its sentences are now in {', '.join(map(str, pair.targets))})"
     elif pair.kind in ("added", "removed"):
         head = f"  {_label(pair.new_number if pair.kind == 'added' else pair.old_number)} ({pair.kind})"
     else:
