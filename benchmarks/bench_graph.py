@@ -10,11 +10,11 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from rules_kb.align import add_renumbered_edges
 from rules_kb.catalog import build_catalog
 from rules_kb.curated import load_analogues, load_terms
 from rules_kb.export import graph_to_json
 from rules_kb.graph import build_graph
+from rules_kb.lineage import add_renumbered_edges
 from rules_kb.pipeline import ingest_corpus
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"

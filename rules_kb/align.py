@@ -1,39 +1,38 @@
 """Align two versions of one game and language, rule by rule.
 
-Three passes, as the best public Magic tool does it (word similarity, greedy best match,
-manual overrides), plus what partial versions need:
+Word similarity, greedy best match and manual overrides, as the best public Magic tool
+does it, plus what hierarchy and partial versions need:
 
 1. forced matches from ``corpus/forced-matches.toml`` are taken first;
-2. the same number with similar text is the same rule (unchanged or edited);
+2. in place, depth by depth: sections by number or title, then each rule at its expected
+   number (its parent's new number, so 312.3 follows 312 -> 313) when the texts agree;
 3. every remaining old rule is paired greedily, best similarity first, with a remaining
    new rule: a different number makes it a move (renumbered), never delete + add;
-4. what is left is removed (old side) or added (new side) — but only when the *other*
+4. an old rule nobody continues whose sentences live on elsewhere is ``split``;
+5. what is left is removed (old side) or added (new side) — but only when the *other*
    version is complete: a rule absent from an excerpt or a change notice is unknown.
 
-Similarity is an IDF-weighted Jaccard over normalised tokens (Sudachi for Japanese), so
-that shared rare words ("blockers", "ブロッカー") count for more than "the" or "を".
+Similarity (``similarity``) is an IDF-weighted Jaccard over normalised tokens (Sudachi for
+Japanese). Between distant complete releases, adjacent alignments are composed.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-import networkx as nx
-
 from rules_kb.catalog import Catalog
 from rules_kb.curated import ForcedMatch
-from rules_kb.graph import text_id
 from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
+from rules_kb.similarity import Vectors, comparable_text
 from rules_kb.tokens import tokenize
 
 SAME_NUMBER_THRESHOLD = 0.5
 MOVE_THRESHOLD = 0.45
-CANDIDATES_PER_RULE = 8
 
 
 @dataclass(frozen=True)
@@ -79,63 +78,6 @@ class Alignment:
 
     def pair_for_old(self, number: RuleNumber) -> Pair | None:
         return next((p for p in self.pairs if p.old_number == number), None)
-
-
-def comparable_text(rule: RuleText) -> str:
-    """What similarity is measured on: the title of a heading rule, else its text."""
-    return " ".join(part for part in (rule.title, rule.text) if part)
-
-
-class _Vectors:
-    """Token sets with IDF weights for both versions, built once per alignment."""
-
-    def __init__(self, lang: str, old: dict[RuleNumber, RuleText], new: dict[RuleNumber, RuleText]) -> None:
-        self.old = {n: self._tokens(r, lang) for n, r in old.items()}
-        self.new = {n: self._tokens(r, lang) for n, r in new.items()}
-        frequency: Counter[str] = Counter()
-        for bag in (*self.old.values(), *self.new.values()):
-            frequency.update(bag)
-        total = len(self.old) + len(self.new) + 1
-        self.idf = {token: math.log(total / count) + 0.1 for token, count in frequency.items()}
-        # Candidate search works on positions, not RuleNumbers: hashing dataclasses dominated.
-        self.new_order = sorted(self.new)
-        self.index: dict[str, list[int]] = defaultdict(list)
-        for position, number in enumerate(self.new_order):
-            for token in self.new[number]:
-                self.index[token].append(position)
-        self.rare = {number: sorted(bag, key=lambda t: (-self.idf[t], t))[:12] for number, bag in self.old.items()}
-
-    @staticmethod
-    def _tokens(rule: RuleText, lang: str) -> frozenset[str]:
-        tokens = tokenize(comparable_text(rule), lang)
-        return frozenset(t.normalized for t in tokens if any(c.isalnum() for c in t.normalized))
-
-    def similarity(self, old: RuleNumber, new: RuleNumber) -> float:
-        a, b = self.old[old], self.new[new]
-        if not a and not b:
-            return 1.0
-        # fsum is exact, so the result cannot depend on set iteration order (hash seed).
-        shared = math.fsum(self.idf[t] for t in a & b)
-        union = math.fsum(self.idf[t] for t in a | b)
-        return shared / union if union else 0.0
-
-    def candidates(self, old: RuleNumber, allowed: set[RuleNumber]) -> list[RuleNumber]:
-        """New rules sharing the old rule's rarest tokens: a cheap pre-filter before scoring."""
-        return self.candidates_for(self.rare[old], allowed)
-
-    def candidates_for(self, rare: list[str], allowed: set[RuleNumber] | dict) -> list[RuleNumber]:
-        hits: Counter[int] = Counter()
-        for token in rare:
-            hits.update(self.index.get(token, ()))
-        ranked = sorted(hits.items(), key=lambda kv: (-kv[1], kv[0]))
-        out = []
-        for position, _ in ranked:
-            number = self.new_order[position]
-            if number in allowed:
-                out.append(number)
-                if len(out) == CANDIDATES_PER_RULE:
-                    break
-        return out
 
 
 def pick_texts(catalog: Catalog, game: str, lang: str, label: str) -> dict[RuleNumber, RuleText]:
@@ -208,7 +150,7 @@ def align_pair(catalog: Catalog, game: str, lang: str, old_label: str, new_label
     alignment = Alignment(game, lang, old_label, new_label,
                           catalog.versions[(game, lang, old_label)].complete,
                           catalog.versions[(game, lang, new_label)].complete)
-    vectors = _Vectors(lang, old, new)
+    vectors = Vectors(lang, old, new)
     left, right = set(old), set(new)
     _apply_forced(alignment, list(forced), old, new, left, right, vectors)
     _match_in_place(alignment, old, new, left, right, vectors)
@@ -285,7 +227,7 @@ def _classify(old: RuleText, new: RuleText, similarity: float) -> str:
 
 
 def _apply_forced(alignment: Alignment, forced: list[ForcedMatch], old: dict, new: dict,
-                  left: set, right: set, vectors: _Vectors) -> None:
+                  left: set, right: set, vectors: Vectors) -> None:
     for match in forced:
         if (match.game, match.lang, match.old_version, match.new_version) != (
                 alignment.game, alignment.lang, alignment.old_version, alignment.new_version):
@@ -320,7 +262,7 @@ def _expected_number(number: RuleNumber, mapped: dict[RuleNumber, RuleNumber]) -
 
 
 def _match_in_place(alignment: Alignment, old: dict, new: dict, left: set, right: set,
-                    vectors: _Vectors) -> None:
+                    vectors: Vectors) -> None:
     """Pair each rule with its expected number, depth by depth, when the texts agree.
 
     Sections first (a section renumbered as a whole, 312 Vanguards -> 313, is found by its
@@ -347,7 +289,7 @@ def _match_in_place(alignment: Alignment, old: dict, new: dict, left: set, right
             mapped.update({p.old_number: p.new_number for p in alignment.pairs if p.old and p.new})
 
 
-def _match_moves(alignment: Alignment, old: dict, new: dict, left: set, right: set, vectors: _Vectors,
+def _match_moves(alignment: Alignment, old: dict, new: dict, left: set, right: set, vectors: Vectors,
                  only_depth: int | None = None) -> None:
     scored = []
     pool = right if only_depth is None else {n for n in right if n.depth == only_depth}
@@ -381,7 +323,7 @@ SPLIT_ELSEWHERE = 0.95
 _SENTENCE_END = re.compile(r"(?<=[.!?。])\s*(?=\S)")
 
 
-def _find_splits(alignment: Alignment, old: dict, new: dict, left: set, vectors: _Vectors, lang: str) -> None:
+def _find_splits(alignment: Alignment, old: dict, new: dict, left: set, vectors: Vectors, lang: str) -> None:
     """Old rules nobody continues whose sentences live on in other new rules.
 
     Each sentence of four or more words is looked up among all new rules; it is found
@@ -415,40 +357,3 @@ def _find_splits(alignment: Alignment, old: dict, new: dict, left: set, vectors:
         if targets:
             left.discard(number)
             alignment.pairs.append(Pair("split", old[number], None, min(scores), targets=tuple(targets)))
-
-
-def add_renumbered_edges(graph: nx.MultiDiGraph, catalog: Catalog, forced: list[ForcedMatch] = ()) -> int:
-    """Feed the alignment back into the graph: a ``renumbered`` edge per moved rule.
-
-    Only adjacent complete versions are aligned here (what a lineage is made of); the
-    alignments stay in the catalog's cache, so later diffs over the same releases are free.
-    The alignment also ends eras: when the rule holding a number moved or went away and
-    another rule took the number in the very next release (Magic's 309: Planes, then
-    Dungeons in 2022), the ``next_version`` edge between the two is removed.
-    """
-    added = 0
-    for game, lang in sorted({(g, lg) for g, lg, _ in catalog.versions}):
-        complete = [label for label in catalog.version_labels(game, lang)
-                    if catalog.versions[(game, lang, label)].complete and catalog.rules_in(game, lang, label)]
-        for old, new in pairwise(complete):
-            alignment = align_pair(catalog, game, lang, old, new, tuple(forced))
-            _end_broken_eras(graph, catalog, alignment)
-            for pair in alignment.pairs:
-                if pair.kind == "moved":
-                    graph.add_edge(text_id(pair.old), text_id(pair.new), kind="renumbered", from_version=old,
-                                   to_version=new, old=str(pair.old_number), new=str(pair.new_number),
-                                   similarity=round(pair.similarity, 3), forced=pair.forced)
-                    added += 1
-    return added
-
-
-def _end_broken_eras(graph: nx.MultiDiGraph, catalog: Catalog, alignment: Alignment) -> None:
-    new_rules = catalog.rules_in(alignment.game, alignment.lang, alignment.new_version)
-    for pair in alignment.pairs:
-        if pair.old is None or pair.new_number == pair.old_number:
-            continue
-        for successor in new_rules.get(pair.old_number, []):
-            source, target = text_id(pair.old), text_id(successor)
-            for key, data in list((graph.get_edge_data(source, target) or {}).items()):
-                if data["kind"] == "next_version":
-                    graph.remove_edge(source, target, key)

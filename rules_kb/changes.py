@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rules_kb.align import Alignment, Pair, Scope, align_versions, comparable_text
+from rules_kb.align import Alignment, Pair, Scope, align_versions
 from rules_kb.catalog import Catalog
 from rules_kb.curated import ForcedMatch
 from rules_kb.diff import TokenDiff, diff_tokens
+from rules_kb.similarity import comparable_text
 
 
 @dataclass

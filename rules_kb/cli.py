@@ -10,8 +10,7 @@ import argparse
 import json
 import os
 import sys
-import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from rules_kb.add import commit_addition, plan_addition
@@ -19,11 +18,11 @@ from rules_kb.align import Scope
 from rules_kb.changes import compare_versions
 from rules_kb.decode import decode_document
 from rules_kb.detect import describe_file
-from rules_kb.errors import OutputError, RuleNotFound, RulesKbError, SourceError
+from rules_kb.errors import RuleNotFound, RulesKbError, SourceError
 from rules_kb.export import FORMATS, export_lines
 from rules_kb.knowledge import Knowledge, load_knowledge
-from rules_kb.model import RuleText
-from rules_kb.pipeline import Ingested, ingest_corpus, parse_bytes
+from rules_kb.output import write_atomically
+from rules_kb.pipeline import ingest_corpus, parse_bytes
 from rules_kb.query import (
     analogues_of,
     citations_of,
@@ -36,7 +35,15 @@ from rules_kb.query import (
     show,
 )
 from rules_kb.story import explain_rule
-from rules_kb.textformat import comparison_record, comparison_text, story_record, story_text
+from rules_kb.textformat import (
+    comparison_record,
+    comparison_text,
+    format_text,
+    model_lines,
+    story_record,
+    story_text,
+    summarise,
+)
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 DEFAULT_CACHE = Path(__file__).resolve().parent.parent / "build" / "cache"
@@ -198,19 +205,6 @@ def run_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def format_text(text: RuleText) -> str:
-    head = f"{text.game} {text.lang} {text.version}" + (f" ({text.date})" if text.date else "")
-    lines = [f"{text.number}  [{head}; {text.document}:{text.spans[0][0]}]"]
-    if text.title:
-        lines.append(f"  {text.title}")
-    if text.text:
-        lines.append(f"  {text.text}")
-    lines.extend(f"  Example: {example.text}" for example in text.examples)
-    if text.truncated:
-        lines.append("  (truncated in the source)")
-    return "\n".join(lines)
-
-
 def run_refs(args: argparse.Namespace) -> int:
     knowledge = open_knowledge(args)
     number = parse_rule(args.rule)
@@ -342,59 +336,6 @@ def run_parse(args: argparse.Namespace) -> int:
         for anomaly in item.parsed.anomalies:
             print(f"  {anomaly.describe()}")
     return 0 if item.accounting.complete else 1
-
-
-def summarise(item: Ingested) -> str:
-    parsed = item.parsed
-    residue = sum(len(r.text) for r in parsed.residue)
-    examples = sum(len(r.examples) for r in parsed.rules)
-    return (
-        f"{parsed.meta.id}: {len(parsed.rules)} rules, {examples} examples, {len(parsed.terms)} terms, "
-        f"{len(parsed.anomalies)} anomalies, {residue} residue chars, "
-        f"{item.accounting.percent:.2f}% accounted"
-    )
-
-
-def model_lines(results: Iterable[Ingested]) -> Iterable[str]:
-    """The model as JSON Lines, in manifest then document order: deterministic by design."""
-    for item in results:
-        parsed = item.parsed
-        for rule in parsed.rules:
-            yield _dump({"record": "rule", **rule.to_record()})
-        for term in parsed.terms:
-            yield _dump({"record": "term", "game": term.game, "lang": term.lang, "version": term.version,
-                         "term": term.term, "definition": term.definition, "document": parsed.meta.id,
-                         "span": [term.spans[0][0], term.spans[-1][1]]})
-        for anomaly in parsed.anomalies:
-            yield _dump({"record": "anomaly", "document": anomaly.document, "position": anomaly.position,
-                         "code": anomaly.code, "message": anomaly.message, "decision": anomaly.decision})
-
-
-def _dump(record: dict) -> str:
-    return json.dumps(record, ensure_ascii=False, sort_keys=False)
-
-
-def write_atomically(path: Path, lines: Iterable[str], newline: bool = True) -> None:
-    """Write lines to ``path`` via a temporary file, so a failure leaves no partial output."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise OutputError(str(path), exc.strerror or str(exc)) from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-            for line in lines:
-                out.write(line)
-                if newline:
-                    out.write("\n")
-        os.chmod(temporary, 0o644)  # mkstemp's 0600 would make the model readable by its owner only
-        os.replace(temporary, path)
-    except OSError as exc:
-        Path(temporary).unlink(missing_ok=True)
-        raise OutputError(str(path), exc.strerror or str(exc)) from None
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import networkx as nx
 
-from rules_kb.align import add_renumbered_edges
 from rules_kb.catalog import Catalog, build_catalog
 from rules_kb.corpus import load_manifest, read_document_bytes
 from rules_kb.curated import (
@@ -31,6 +30,7 @@ from rules_kb.curated import (
     load_terms,
 )
 from rules_kb.graph import Unresolved, build_graph
+from rules_kb.lineage import add_renumbered_edges
 from rules_kb.pipeline import ingest_corpus
 
 PACKAGE = Path(__file__).resolve().parent

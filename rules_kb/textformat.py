@@ -5,8 +5,13 @@ Formatting only: every fact comes from ``changes`` and ``story``.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
+
 from rules_kb.changes import Comparison, RowChange
 from rules_kb.diff import render_html, render_terminal
+from rules_kb.model import RuleText
+from rules_kb.pipeline import Ingested
 from rules_kb.story import Story
 
 
@@ -136,3 +141,46 @@ def story_text(story: Story, color: bool) -> str:
         out.append("\n-- not in the corpus")
         out.extend(f"  {gap}" for gap in story.gaps)
     return "\n".join(out)
+
+
+def format_text(text: RuleText) -> str:
+    head = f"{text.game} {text.lang} {text.version}" + (f" ({text.date})" if text.date else "")
+    lines = [f"{text.number}  [{head}; {text.document}:{text.spans[0][0]}]"]
+    if text.title:
+        lines.append(f"  {text.title}")
+    if text.text:
+        lines.append(f"  {text.text}")
+    lines.extend(f"  Example: {example.text}" for example in text.examples)
+    if text.truncated:
+        lines.append("  (truncated in the source)")
+    return "\n".join(lines)
+
+
+def summarise(item: Ingested) -> str:
+    parsed = item.parsed
+    residue = sum(len(r.text) for r in parsed.residue)
+    examples = sum(len(r.examples) for r in parsed.rules)
+    return (
+        f"{parsed.meta.id}: {len(parsed.rules)} rules, {examples} examples, {len(parsed.terms)} terms, "
+        f"{len(parsed.anomalies)} anomalies, {residue} residue chars, "
+        f"{item.accounting.percent:.2f}% accounted"
+    )
+
+
+def model_lines(results: Iterable[Ingested]) -> Iterable[str]:
+    """The model as JSON Lines, in manifest then document order: deterministic by design."""
+    for item in results:
+        parsed = item.parsed
+        for rule in parsed.rules:
+            yield _dump({"record": "rule", **rule.to_record()})
+        for term in parsed.terms:
+            yield _dump({"record": "term", "game": term.game, "lang": term.lang, "version": term.version,
+                         "term": term.term, "definition": term.definition, "document": parsed.meta.id,
+                         "span": [term.spans[0][0], term.spans[-1][1]]})
+        for anomaly in parsed.anomalies:
+            yield _dump({"record": "anomaly", "document": anomaly.document, "position": anomaly.position,
+                         "code": anomaly.code, "message": anomaly.message, "decision": anomaly.decision})
+
+
+def _dump(record: dict) -> str:
+    return json.dumps(record, ensure_ascii=False, sort_keys=False)

@@ -1,0 +1,73 @@
+"""Rule-text similarity for alignment: IDF-weighted Jaccard over normalised tokens.
+
+Shared rare words ("blockers", "ブロッカー") count for more than "the" or "を"; an inverted
+index over the new version's tokens finds the few candidates worth scoring.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+
+from rules_kb.model import RuleText
+from rules_kb.numbers import RuleNumber
+from rules_kb.tokens import tokenize
+
+CANDIDATES_PER_RULE = 8
+
+
+def comparable_text(rule: RuleText) -> str:
+    """What similarity is measured on: the title of a heading rule, else its text."""
+    return " ".join(part for part in (rule.title, rule.text) if part)
+
+
+class Vectors:
+    """Token sets with IDF weights for both versions, built once per alignment."""
+
+    def __init__(self, lang: str, old: dict[RuleNumber, RuleText], new: dict[RuleNumber, RuleText]) -> None:
+        self.old = {n: self._tokens(r, lang) for n, r in old.items()}
+        self.new = {n: self._tokens(r, lang) for n, r in new.items()}
+        frequency: Counter[str] = Counter()
+        for bag in (*self.old.values(), *self.new.values()):
+            frequency.update(bag)
+        total = len(self.old) + len(self.new) + 1
+        self.idf = {token: math.log(total / count) + 0.1 for token, count in frequency.items()}
+        # Candidate search works on positions, not RuleNumbers: hashing dataclasses dominated.
+        self.new_order = sorted(self.new)
+        self.index: dict[str, list[int]] = defaultdict(list)
+        for position, number in enumerate(self.new_order):
+            for token in self.new[number]:
+                self.index[token].append(position)
+        self.rare = {number: sorted(bag, key=lambda t: (-self.idf[t], t))[:12] for number, bag in self.old.items()}
+
+    @staticmethod
+    def _tokens(rule: RuleText, lang: str) -> frozenset[str]:
+        tokens = tokenize(comparable_text(rule), lang)
+        return frozenset(t.normalized for t in tokens if any(c.isalnum() for c in t.normalized))
+
+    def similarity(self, old: RuleNumber, new: RuleNumber) -> float:
+        a, b = self.old[old], self.new[new]
+        if not a and not b:
+            return 1.0
+        # fsum is exact, so the result cannot depend on set iteration order (hash seed).
+        shared = math.fsum(self.idf[t] for t in a & b)
+        union = math.fsum(self.idf[t] for t in a | b)
+        return shared / union if union else 0.0
+
+    def candidates(self, old: RuleNumber, allowed: set[RuleNumber]) -> list[RuleNumber]:
+        """New rules sharing the old rule's rarest tokens: a cheap pre-filter before scoring."""
+        return self.candidates_for(self.rare[old], allowed)
+
+    def candidates_for(self, rare: list[str], allowed: set[RuleNumber] | dict) -> list[RuleNumber]:
+        hits: Counter[int] = Counter()
+        for token in rare:
+            hits.update(self.index.get(token, ()))
+        ranked = sorted(hits.items(), key=lambda kv: (-kv[1], kv[0]))
+        out = []
+        for position, _ in ranked:
+            number = self.new_order[position]
+            if number in allowed:
+                out.append(number)
+                if len(out) == CANDIDATES_PER_RULE:
+                    break
+        return out
