@@ -27,7 +27,7 @@ _CHAPTER = re.compile(r"(?P<number>\d{1,2})\.\s+(?P<title>\S.*)")
 _EXAMPLE = re.compile(r"\s*Examples?:")
 # Page furniture of printed or paginated releases: rules of dashes, bare page numbers,
 # "Page 12" lines and the running title repeated at the top of a page.
-_BANNER = re.compile(
+BANNER = re.compile(
     r"[-=_*~. ]+|-? ?\d{1,3} ?-?|(?:Page|p\.) ?\d+(?: of \d+)?"
     r"|_?Magic(?:: The Gathering)?_? Comprehensive Rules.{0,30}",
     re.IGNORECASE,
@@ -110,7 +110,7 @@ def parse_body(lines: list[Line], start: int, end: int, release: Release, parsed
             chapter = heading
         elif _EXAMPLE.match(line.text):
             _add_example(builder, line, tally, parsed)
-        elif _BANNER.fullmatch(stripped):
+        elif BANNER.fullmatch(stripped):
             parsed.residue.append(Residue(stripped, [line.span()], "chrome"))
             continue  # page furniture neither starts nor ends a paragraph
         else:
@@ -147,7 +147,7 @@ def _candidates(lines: list[Line], start: int, end: int) -> list[Candidate]:
         if not text.strip():
             paragraph_start = True
             continue
-        if _BANNER.fullmatch(text.strip()):
+        if BANNER.fullmatch(text.strip()):
             continue
         candidate = read_candidate(index, text, paragraph_start)
         if candidate is not None:

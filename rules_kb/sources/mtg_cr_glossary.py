@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from rules_kb.model import ParsedDocument, Term
+from rules_kb.model import ParsedDocument, Residue, Term
 from rules_kb.sources.common import Line
-from rules_kb.sources.mtg_cr_body import Release
+from rules_kb.sources.mtg_cr_body import BANNER, Release
 
 # A line that reads like a term rather than part of a definition: short, flush left,
 # capitalised, not a sentence, not a numbered sense, not an example.
@@ -21,19 +21,21 @@ _SENTENCE_END = re.compile(r"[.!?)\"”’:]\s*$")
 
 
 def parse_glossary(lines: list[Line], start: int, end: int, release: Release, parsed: ParsedDocument) -> None:
-    """Turn glossary lines ``start``..``end`` into terms."""
-    for block in _blocks(lines, start, end):
+    """Turn glossary lines ``start``..``end`` into terms; page banners between them are chrome."""
+    for block in _blocks(lines, start, end, parsed):
         for entry in _split_run_together(block, parsed):
             parsed.terms.append(_term(entry, release, parsed))
 
 
-def _blocks(lines: list[Line], start: int, end: int) -> list[list[Line]]:
-    """Runs of non-blank lines."""
+def _blocks(lines: list[Line], start: int, end: int, parsed: ParsedDocument) -> list[list[Line]]:
+    """Runs of non-blank lines; page furniture (hard-wrapped releases) neither starts nor ends one."""
     blocks: list[list[Line]] = []
     current: list[Line] = []
     for index in range(start, end):
         line = lines[index]
-        if line.stripped:
+        if BANNER.fullmatch(line.stripped):
+            parsed.residue.append(Residue(line.stripped, [line.span()], "chrome"))
+        elif line.stripped:
             current.append(line)
         elif current:
             blocks.append(current)
