@@ -20,6 +20,7 @@ from pathlib import Path
 from rules_kb.align import Alignment, align_pair
 from rules_kb.catalog import build_catalog
 from rules_kb.corpus import MANIFEST, load_manifest
+from rules_kb.curated import load_forced_matches
 from rules_kb.decode import decode_document
 from rules_kb.detect import describe_file
 from rules_kb.errors import ManifestError, SourceError
@@ -98,7 +99,7 @@ def plan_addition(corpus: Path, path: Path, *, game: str | None = None, lang: st
         first = (item.accounting.uncovered or item.accounting.overlapping)[0]
         raise SourceError(str(path), f"parse is not lossless ({item.accounting.percent:.2f}% accounted)", first[0])
     addition = Addition(meta, path, item)
-    _compare_with_previous(corpus, existing, addition)
+    _compare_with_previous(corpus, existing, addition, same_release_check=version is None)
     return addition
 
 
@@ -111,8 +112,13 @@ def _unique_id(existing: list[DocumentMeta], base: str) -> str:
     return candidate
 
 
-def _compare_with_previous(corpus: Path, existing: list[DocumentMeta], addition: Addition) -> None:
-    """Align the new release with the newest complete one before it, same game and language."""
+def _compare_with_previous(corpus: Path, existing: list[DocumentMeta], addition: Addition,
+                           same_release_check: bool) -> None:
+    """Align the new release with the newest complete one before it, same game and language.
+
+    Without an explicit ``--version``, a release whose stated date equals a complete release
+    already held (under another label) is refused as the same release with other bytes.
+    """
     meta = addition.meta
     same = [m.id for m in existing if m.game == meta.game and set(m.languages) & set(meta.languages)
             and m.kind == meta.kind]
@@ -125,6 +131,13 @@ def _compare_with_previous(corpus: Path, existing: list[DocumentMeta], addition:
     new_info = catalog.versions.get((meta.game, lang, label))
     if new_info is None:
         return
+    if same_release_check and new_info.date:
+        twins = [v for (g, lg, lab), v in catalog.versions.items()
+                 if (g, lg) == (meta.game, lang) and lab != label and v.complete and v.date == new_info.date]
+        if twins:
+            raise ManifestError(str(addition.source), f"the text's date {new_info.date} is that of version "
+                                f"{twins[0].label} ({', '.join(twins[0].documents)}), already in the corpus; "
+                                "pass --version to add it anyway under another label")
     older = [lab for lab in catalog.version_labels(meta.game, lang)
              if lab != label and catalog.versions[(meta.game, lang, lab)].complete
              and catalog.rules_in(meta.game, lang, lab)
@@ -132,7 +145,7 @@ def _compare_with_previous(corpus: Path, existing: list[DocumentMeta], addition:
     if not older:
         return
     addition.previous = older[-1]
-    addition.changes = align_pair(catalog, meta.game, lang, older[-1], label, ())
+    addition.changes = align_pair(catalog, meta.game, lang, older[-1], label, tuple(load_forced_matches(corpus)))
 
 
 def commit_addition(corpus: Path, addition: Addition) -> None:

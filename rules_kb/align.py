@@ -32,6 +32,7 @@ from rules_kb.similarity import Vectors, comparable_text
 from rules_kb.tokens import tokenize
 
 SAME_NUMBER_THRESHOLD = 0.5
+REWRITTEN_THRESHOLD = 0.2
 MOVE_THRESHOLD = 0.45
 
 
@@ -39,8 +40,9 @@ MOVE_THRESHOLD = 0.45
 class Pair:
     """One row of an alignment. ``kind``: unchanged, edited, moved, split, added, removed.
 
-    ``split``: no one rule continues the old one, but its sentences are found in
-    ``targets`` (Magic's 309.3 went into 509.4a and 509.4f in 2009); not a deletion.
+    ``split``: no rule continues the old one as such (none was paired with it), but its
+    sentences are found in ``targets``, rules that continue other rules or are new (Magic's
+    309.3 went into 509.4a and 509.4f in 2009); not a deletion.
     """
 
     kind: str
@@ -141,7 +143,9 @@ def complete_chain(catalog: Catalog, game: str, lang: str, old_label: str, new_l
 
 def align_pair(catalog: Catalog, game: str, lang: str, old_label: str, new_label: str,
                   forced: tuple[ForcedMatch, ...]) -> Alignment:
-    key = (game, lang, old_label, new_label, forced)
+    relevant = tuple(m for m in forced if (m.game, m.lang, m.old_version, m.new_version) ==
+                     (game, lang, old_label, new_label))
+    key = (game, lang, old_label, new_label, relevant)
     cached = catalog.alignments.get(key)
     if cached is not None:
         return cached
@@ -152,7 +156,8 @@ def align_pair(catalog: Catalog, game: str, lang: str, old_label: str, new_label
                           catalog.versions[(game, lang, new_label)].complete)
     vectors = Vectors(lang, old, new)
     left, right = set(old), set(new)
-    _apply_forced(alignment, list(forced), old, new, left, right, vectors)
+    automatic = align_pair(catalog, game, lang, old_label, new_label, ()) if relevant else None
+    _apply_forced(alignment, list(relevant), old, new, left, right, vectors, automatic)
     _match_in_place(alignment, old, new, left, right, vectors)
     _match_moves(alignment, old, new, left, right, vectors)
     if alignment.new_complete:
@@ -188,8 +193,11 @@ def _compose(steps: list[Alignment]) -> Alignment:
             pair = mapping[pair.new_number]
             similarity = min(similarity, pair.similarity)
             forced = forced or pair.forced
-        if pair.new is None:  # removed, or split (its targets are then in that step's new version)
-            result.pairs.append(Pair(pair.kind, start.old, None, pair.similarity, forced, pair.targets))
+        if pair.new is None:  # removed, or split at some step: follow its targets to the last version
+            step = next(i for i, mapping in enumerate(forward) if mapping.get(pair.old_number) is pair)
+            targets = _follow(pair.targets, forward[step + 1:])
+            kind = pair.kind if targets or pair.kind == "removed" else "removed"
+            result.pairs.append(Pair(kind, start.old, None, pair.similarity, forced, targets))
             continue
         reached.add(pair.new_number)
         kind = _classify(start.old, pair.new, similarity)
@@ -199,6 +207,22 @@ def _compose(steps: list[Alignment]) -> Alignment:
             result.pairs.append(Pair("added", None, pair.new, 0.0))
     result.notes = sorted({note for step in steps for note in step.notes})
     return result
+
+
+def _follow(numbers: tuple[RuleNumber, ...], later: list[dict]) -> tuple[RuleNumber, ...]:
+    """Where rules of an intermediate release ended up in the last one (split targets included)."""
+    current = list(numbers)
+    for mapping in later:
+        moved: list[RuleNumber] = []
+        for number in current:
+            pair = mapping.get(number)
+            if pair is None:
+                continue
+            for target in ([pair.new_number] if pair.new is not None else list(pair.targets)):
+                if target not in moved:
+                    moved.append(target)
+        current = moved
+    return tuple(current)
 
 
 def _descends(number: RuleNumber, root: RuleNumber) -> bool:
@@ -227,7 +251,8 @@ def _classify(old: RuleText, new: RuleText, similarity: float) -> str:
 
 
 def _apply_forced(alignment: Alignment, forced: list[ForcedMatch], old: dict, new: dict,
-                  left: set, right: set, vectors: Vectors) -> None:
+                  left: set, right: set, vectors: Vectors, automatic: Alignment | None) -> None:
+    """Take the forced matches for this pair of versions first; say which ones were not needed."""
     for match in forced:
         if (match.game, match.lang, match.old_version, match.new_version) != (
                 alignment.game, alignment.lang, alignment.old_version, alignment.new_version):
@@ -241,9 +266,11 @@ def _apply_forced(alignment: Alignment, forced: list[ForcedMatch], old: dict, ne
             alignment.notes.append(f"forced match {match.old} -> {match.new} conflicts with an earlier forced match")
             continue
         similarity = vectors.similarity(match.old, match.new)
-        automatic = match.old == match.new and similarity >= SAME_NUMBER_THRESHOLD
-        if automatic:
-            alignment.notes.append(f"forced match {match.old} -> {match.new} changes nothing (paired automatically)")
+        if automatic is not None:
+            found = automatic.pair_for_old(match.old)
+            if found is not None and found.new_number == match.new:
+                alignment.notes.append(
+                    f"forced match {match.old} -> {match.new} changes nothing (paired automatically)")
         left.discard(match.old)
         right.discard(match.new)
         kind = _classify(old[match.old], new[match.new], similarity)
@@ -309,13 +336,29 @@ def _match_moves(alignment: Alignment, old: dict, new: dict, left: set, right: s
                                         old[number], new[candidate], -negative))
     if only_depth is not None:
         return
-    # Same number, dissimilar text, nothing better found: the rule was rewritten in place.
-    for number in sorted(left & right):
-        similarity = vectors.similarity(number, number)
-        if similarity > 0.2:
-            left.discard(number)
-            right.discard(number)
-            alignment.pairs.append(Pair("edited", old[number], new[number], similarity))
+    # Nothing better found: a rule rewritten where it was expected (its own number, or its
+    # parent's new number) is still that rule, even with little text in common.
+    mapped = {p.old_number: p.new_number for p in alignment.pairs if p.old and p.new}
+    for depth in (0, 1, 2):
+        for number in sorted(n for n in left if n.depth == depth):
+            target = _expected_number(number, mapped)
+            if target not in right:
+                continue
+            similarity = vectors.similarity(number, target)
+            if similarity > REWRITTEN_THRESHOLD or (depth == 0 and _children_followed(number, target, alignment)):
+                left.discard(number)
+                right.discard(target)
+                mapped[number] = target
+                kind = "edited" if target == number else "moved"
+                alignment.pairs.append(Pair(kind, old[number], new[target], similarity))
+
+
+def _children_followed(old_section: RuleNumber, new_section: RuleNumber, alignment: Alignment) -> bool:
+    """A retitled section (308 Tribals -> Kindreds) is the same section if most of its rules went there."""
+    children = [p for p in alignment.pairs if p.old is not None and p.old_number.depth == 1
+                and p.old_number.section == old_section.section]
+    followed = [p for p in children if p.new is not None and p.new_number.section == new_section.section]
+    return bool(children) and 2 * len(followed) > len(children)
 
 
 SPLIT_CONTAINMENT = 0.75

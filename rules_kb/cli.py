@@ -18,7 +18,7 @@ from rules_kb.align import Scope
 from rules_kb.changes import compare_versions
 from rules_kb.decode import decode_document
 from rules_kb.detect import describe_file
-from rules_kb.errors import RuleNotFound, RulesKbError, SourceError
+from rules_kb.errors import RuleNotFound, RulesKbError, SourceError, UsageError
 from rules_kb.export import FORMATS, export_lines
 from rules_kb.knowledge import Knowledge, load_knowledge
 from rules_kb.output import write_atomically
@@ -29,6 +29,7 @@ from rules_kb.query import (
     documents_about,
     era_starts,
     history,
+    nearest_numbers,
     parse_rule,
     renumbering_of,
     require_rule,
@@ -178,9 +179,10 @@ def run_add(args: argparse.Namespace) -> int:
                              version=args.version, date=args.date)
     commit_addition(args.corpus, addition)
     meta, item = addition.meta, addition.item
+    kinds = sorted({v.kind for v in item.parsed.versions if v.label == meta.versions[0]})
     print(f"added {meta.id} as {meta.file}: format {meta.format}, {item.decoded.encoding} {item.decoded.line_ends}, "
           f"{meta.game} {'+'.join(meta.languages)}, version {meta.versions[0]}"
-          + (f" ({meta.dates[0]})" if meta.dates else ""))
+          + (f" ({meta.dates[0]})" if meta.dates else "") + f", {'/'.join(kinds) or 'unversioned'}")
     print(f"  {summarise(item).split(': ', 1)[1]}")
     if addition.changes is not None:
         counts = ", ".join(f"{n} {k}" for k, n in addition.changes.counts().items())
@@ -267,11 +269,24 @@ def run_analogue(args: argparse.Namespace) -> int:
 
 def run_diff(args: argparse.Namespace) -> int:
     knowledge = open_knowledge(args)
+    catalog = knowledge.catalog
+    labels = catalog.version_labels(args.game, args.lang)
+    if not labels:
+        raise UsageError(f"the corpus has no {args.game} rules in {args.lang}")
     for label in (args.old, args.new):
-        if (args.game, args.lang, label) not in knowledge.catalog.versions:
-            known = ", ".join(knowledge.catalog.version_labels(args.game, args.lang))
-            raise RuleNotFound(f"version {label} of {args.game} {args.lang}", [known])
-    scope = Scope(rule=parse_rule(args.rule) if args.rule else None, chapter=args.section)
+        if label not in labels:
+            raise UsageError(f"no version {label} of {args.game} {args.lang} (known: {', '.join(labels)})")
+    if args.old == args.new:
+        raise UsageError(f"compare two different versions (both are {args.old})")
+    if labels.index(args.old) > labels.index(args.new):
+        raise UsageError(f"{args.old} is newer than {args.new}: give the older version first")
+    if args.section is not None and not 0 <= args.section <= 9:
+        raise UsageError(f"--section takes a chapter from 0 to 9, not {args.section}")
+    rule = parse_rule(args.rule) if args.rule else None
+    if rule is not None and not any(rule in catalog.rules_in(args.game, args.lang, v) for v in (args.old, args.new)):
+        raise RuleNotFound(f"{rule} in {args.game} {args.lang} {args.old} or {args.new}",
+                           nearest_numbers(catalog, args.game, rule))
+    scope = Scope(rule=rule, chapter=args.section)
     comparison = compare_versions(knowledge.catalog, args.game, args.lang, args.old, args.new,
                                   knowledge.forced, scope)
     if args.json:

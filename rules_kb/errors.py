@@ -29,6 +29,10 @@ class ParseError(SourceError):
     """A decoded document cannot be parsed at all (a format mismatch, not a defect)."""
 
 
+class UsageError(RulesKbError):
+    """A request that cannot be answered as asked (same version twice, versions reversed)."""
+
+
 class OutputError(RulesKbError):
     """An output file cannot be written (missing folder, permissions, full disk)."""
 

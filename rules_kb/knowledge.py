@@ -3,7 +3,7 @@
 The cache key covers everything the result depends on: the manifest (with every document's
 sha256), the curated files and the package's own source; before a cache is used, every
 document is checked against its sha256 again, so an edited file is refused as it would be
-without a cache. Only the newest cache file is kept.
+without a cache. A damaged cache is rebuilt; the three newest cache files are kept.
 
 This module assembles the stages (ingest, catalog, graph, alignment edges); like the CLI it
 sits above them.
@@ -12,7 +12,9 @@ sits above them.
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +36,7 @@ from rules_kb.lineage import add_renumbered_edges
 from rules_kb.pipeline import ingest_corpus
 
 PACKAGE = Path(__file__).resolve().parent
+KEEP_CACHES = 3  # one per corpus a user alternates between
 
 
 @dataclass
@@ -74,14 +77,26 @@ def load_knowledge(corpus: Path, cache_dir: Path | None = None) -> Knowledge:
     if path.exists():
         for meta in load_manifest(corpus):  # the manifest promises checked bytes, cache or not
             read_document_bytes(corpus, meta)
-        with path.open("rb") as handle:
-            return pickle.load(handle)
+        try:
+            with path.open("rb") as handle:
+                return pickle.load(handle)
+        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError):
+            path.unlink(missing_ok=True)  # a damaged cache is rebuilt, never trusted
     knowledge = build_knowledge(corpus)
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    for stale in cache_dir.glob("knowledge-*.pickle"):
-        stale.unlink(missing_ok=True)
-    temporary = path.with_suffix(".tmp")
-    with temporary.open("wb") as handle:
-        pickle.dump(knowledge, handle, protocol=pickle.HIGHEST_PROTOCOL)
-    temporary.replace(path)
+    _store(cache_dir, path, knowledge)
     return knowledge
+
+
+def _store(cache_dir: Path, path: Path, knowledge: Knowledge) -> None:
+    """Write the cache under a unique temporary name (runs may race), keep the newest few."""
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=cache_dir, prefix=".knowledge-", suffix=".tmp")
+        with os.fdopen(handle, "wb") as out:
+            pickle.dump(knowledge, out, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temporary, path)
+    except OSError:
+        return  # a cache that cannot be written only costs time
+    caches = sorted(cache_dir.glob("knowledge-*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for stale in caches[KEEP_CACHES:]:
+        stale.unlink(missing_ok=True)

@@ -85,6 +85,8 @@ def _row_text(row: RowChange, color: bool) -> str:
         head = f"  {_label(pair.new_number if pair.kind == 'added' else pair.old_number)} ({pair.kind})"
     else:
         head += f" ({row.kind})"
+    if pair.forced:
+        head += " [forced match, corpus/forced-matches.toml]"
     if row.compared_prefix:
         head += " [one side is cut off in its source: compared on the common part]"
     lines = [head]

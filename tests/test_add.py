@@ -123,3 +123,21 @@ def test_a_second_file_with_an_existing_version_label_is_refused(cli, empty_corp
     assert code == 1
     assert "version 2024-11-08 of mtg en is already in the corpus as mtg-cr-2024-11-08" in err
     assert snapshot(empty_corpus) == before
+
+
+def test_the_same_release_under_another_label_is_refused(cli, empty_corpus, tmp_path):
+    """A copy of 2009-07-08 (effective 2009-07-11) with one more newline, added without --version."""
+    cli("--corpus", str(empty_corpus), "add", str(CORPUS / "mtg/CR-2009-07-08.txt"), "--version", "2009-07-08")
+    copy = tmp_path / "copy.txt"
+    copy.write_bytes((CORPUS / "mtg/CR-2009-07-08.txt").read_bytes() + b"\n")
+    before = snapshot(empty_corpus)
+    code, _, err = cli("--corpus", str(empty_corpus), "add", str(copy))
+    assert code == 1 and "the text's date 2009-07-11 is that of version 2009-07-08" in err
+    assert snapshot(empty_corpus) == before
+
+
+def test_add_says_when_a_file_is_only_an_excerpt(cli, empty_corpus, tmp_path):
+    path = tmp_path / "cut.txt"
+    path.write_bytes((CORPUS / "mtg/CR-2024-11-08.txt").read_bytes()[:30_000])
+    code, out, _ = cli("--corpus", str(empty_corpus), "add", str(path), "--version", "2024-11-08")
+    assert code == 0 and out.splitlines()[0].endswith("version 2024-11-08 (2024-11-08), excerpt")

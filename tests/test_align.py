@@ -184,3 +184,42 @@ def test_the_corpus_forced_match_corrects_305_3(knowledge):
 def test_a_whole_section_renumbered_is_found_by_its_title(knowledge):
     alignment = align_versions(knowledge.catalog, "mtg", "en", "2009-05-01", "2009-07-08")
     assert str(alignment.pair_for_old(R("305")).new_number) == "505"  # Main Phase
+
+
+def test_split_targets_of_a_long_diff_are_numbers_of_the_last_release(knowledge):
+    alignment = align_versions(knowledge.catalog, "mtg", "en", "2008-10-01", "2024-11-08")
+    last = knowledge.catalog.rules_in("mtg", "en", "2024-11-08")
+    splits = [p for p in alignment.pairs if p.kind == "split"]
+    assert splits and all(target in last for p in splits for target in p.targets)
+
+
+def test_a_renumbered_rule_rewritten_in_its_new_place_is_one_move(knowledge):
+    """2024 moved Planes 310 -> 311; 310.7 (chaos abilities) was reworded there as 311.7."""
+    alignment = align_versions(knowledge.catalog, "mtg", "en", "2022-11-18", "2024-11-08")
+    pair = alignment.pair_for_old(R("310.7"))
+    assert pair.kind == "moved" and str(pair.new_number) == "311.7"
+    assert not [p for p in alignment.pairs if p.kind == "added" and str(p.new_number) == "311.7"]
+
+
+def test_a_retitled_section_whose_rules_stayed_is_the_same_section(knowledge):
+    """308 'Tribals' became 'Kindreds' in 2024-11-08; 308.1 and 308.2 stayed under it."""
+    alignment = align_versions(knowledge.catalog, "mtg", "en", "2022-11-18", "2024-11-08")
+    pair = alignment.pair_for_old(R("308"))
+    assert pair.kind == "edited" and pair.new.title == "Kindreds" and pair.old.title == "Tribals"
+
+
+def test_a_forced_match_the_aligner_finds_anyway_is_reported(knowledge):
+    forced = [ForcedMatch("mtg", "en", "2022-11-18", "2024-11-08", R("312.3"), R("313.3"), "test")]
+    alignment = align_versions(knowledge.catalog, "mtg", "en", "2022-11-18", "2024-11-08", forced)
+    assert alignment.notes == ["forced match 312.3 -> 313.3 changes nothing (paired automatically)"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["2009-05-01", "2009-05-01"], "Error: compare two different versions (both are 2009-05-01)"),
+    (["2024-11-08", "2009-05-01"], "Error: 2024-11-08 is newer than 2009-05-01: give the older version first"),
+    (["2009-05-01", "2009-07-08", "--rule", "999"], "Error: no rule 999 in mtg en 2009-05-01 or 2009-07-08"),
+    (["2009-05-01", "2009-07-08", "--section", "99"], "Error: --section takes a chapter from 0 to 9, not 99"),
+])
+def test_diff_cli_refuses_questions_it_cannot_answer(cli, args, message):
+    code, out, err = cli("diff", "--game", "mtg", "--lang", "en", *args)
+    assert code == 1 and out == "" and err.startswith(message) and err.count("\n") == 1
