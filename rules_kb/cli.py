@@ -67,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rules-kb",
-        description="Trading-card-game comprehensive rules: ingest, cross-reference, diff, publish.",
+        description="Trading-card-game comprehensive rules: ingest, cross-reference, align and diff, explain.",
     )
     parser.add_argument(
         "--corpus", type=Path, default=DEFAULT_CORPUS,
