@@ -160,6 +160,7 @@ def align_pair(catalog: Catalog, game: str, lang: str, old_label: str, new_label
     _apply_forced(alignment, list(relevant), old, new, left, right, vectors, automatic)
     _match_in_place(alignment, old, new, left, right, vectors)
     _match_moves(alignment, old, new, left, right, vectors)
+    _match_rewritten(alignment, old, new, left, right, vectors)
     if alignment.new_complete:
         _find_splits(alignment, old, new, left, vectors, lang)
     for number in sorted(left):
@@ -297,23 +298,51 @@ def _match_in_place(alignment: Alignment, old: dict, new: dict, left: set, right
     templated siblings ("Vanguard cards have no subtypes." / "Phenomenon cards …") follow
     their own section instead of pairing with whatever now holds their old number.
     """
-    mapped = {p.old_number: p.new_number for p in alignment.pairs if p.old and p.new}
+    mapped = _mapping(alignment)
+
+    def agree(number: RuleNumber, target: RuleNumber, similarity: float) -> bool:
+        return similarity >= SAME_NUMBER_THRESHOLD or comparable_text(old[number]) == comparable_text(new[target])
+
     for depth in (0, 1, 2):
-        for number in sorted(n for n in left if n.depth == depth):
-            target = _expected_number(number, mapped)
-            if target not in right:
-                continue
-            similarity = vectors.similarity(number, target)
-            if similarity >= SAME_NUMBER_THRESHOLD or comparable_text(old[number]) == comparable_text(new[target]):
-                left.discard(number)
-                right.discard(target)
-                mapped[number] = target
-                alignment.pairs.append(Pair(_classify(old[number], new[target], similarity),
-                                            old[number], new[target], similarity))
+        _place_at_expected(alignment, old, new, left, right, vectors, depth, mapped, agree)
         if depth == 0:
             # Sections renumbered as a whole are found by their titles before their rules are placed.
             _match_moves(alignment, old, new, left, right, vectors, only_depth=0)
-            mapped.update({p.old_number: p.new_number for p in alignment.pairs if p.old and p.new})
+            mapped.update(_mapping(alignment))
+
+
+def _mapping(alignment: Alignment) -> dict[RuleNumber, RuleNumber]:
+    return {p.old_number: p.new_number for p in alignment.pairs if p.old and p.new}
+
+
+def _place_at_expected(alignment: Alignment, old: dict, new: dict, left: set, right: set, vectors: Vectors,
+                       depth: int, mapped: dict[RuleNumber, RuleNumber], accept) -> None:
+    """Pair unpaired rules of one depth with their expected number when ``accept`` says so."""
+    for number in sorted(n for n in left if n.depth == depth):
+        target = _expected_number(number, mapped)
+        if target not in right:
+            continue
+        similarity = vectors.similarity(number, target)
+        if accept(number, target, similarity):
+            left.discard(number)
+            right.discard(target)
+            mapped[number] = target
+            alignment.pairs.append(Pair(_classify(old[number], new[target], similarity),
+                                        old[number], new[target], similarity))
+
+
+def _match_rewritten(alignment: Alignment, old: dict, new: dict, left: set, right: set, vectors: Vectors) -> None:
+    """Nothing better found: a rule rewritten where it was expected (its own number, or its
+    parent's new number) is still that rule, even with little text in common; a retitled
+    section is kept when most of its rules went to it."""
+    mapped = _mapping(alignment)
+
+    def plausible(number: RuleNumber, target: RuleNumber, similarity: float) -> bool:
+        return similarity > REWRITTEN_THRESHOLD or (
+            number.depth == 0 and _children_followed(number, target, alignment))
+
+    for depth in (0, 1, 2):
+        _place_at_expected(alignment, old, new, left, right, vectors, depth, mapped, plausible)
 
 
 def _match_moves(alignment: Alignment, old: dict, new: dict, left: set, right: set, vectors: Vectors,
@@ -334,23 +363,6 @@ def _match_moves(alignment: Alignment, old: dict, new: dict, left: set, right: s
             right.discard(candidate)
             alignment.pairs.append(Pair(_classify(old[number], new[candidate], -negative),
                                         old[number], new[candidate], -negative))
-    if only_depth is not None:
-        return
-    # Nothing better found: a rule rewritten where it was expected (its own number, or its
-    # parent's new number) is still that rule, even with little text in common.
-    mapped = {p.old_number: p.new_number for p in alignment.pairs if p.old and p.new}
-    for depth in (0, 1, 2):
-        for number in sorted(n for n in left if n.depth == depth):
-            target = _expected_number(number, mapped)
-            if target not in right:
-                continue
-            similarity = vectors.similarity(number, target)
-            if similarity > REWRITTEN_THRESHOLD or (depth == 0 and _children_followed(number, target, alignment)):
-                left.discard(number)
-                right.discard(target)
-                mapped[number] = target
-                kind = "edited" if target == number else "moved"
-                alignment.pairs.append(Pair(kind, old[number], new[target], similarity))
 
 
 def _children_followed(old_section: RuleNumber, new_section: RuleNumber, alignment: Alignment) -> bool:
