@@ -10,9 +10,9 @@ import time
 from itertools import pairwise
 from pathlib import Path
 
-from rules_kb.catalog import build_catalog
-from rules_kb.changes import compare_versions
-from rules_kb.pipeline import ingest_corpus
+from rules_kb.compare.changes import compare_versions
+from rules_kb.ingest.pipeline import ingest_corpus
+from rules_kb.kb.catalog import build_catalog
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 

@@ -18,8 +18,8 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from rules_kb.decode import decode_document
-from rules_kb.diff import diff_token_lists, diff_tokens
+from rules_kb.compare.diff import diff_token_lists, diff_tokens
+from rules_kb.ingest.decode import decode_document
 from rules_kb.tokens import tokenize
 
 CORPUS = Path(__file__).parent.parent / "corpus"

@@ -10,12 +10,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from rules_kb.catalog import build_catalog
-from rules_kb.curated import load_analogues, load_terms
-from rules_kb.export import graph_to_json
-from rules_kb.graph import build_graph
-from rules_kb.lineage import add_renumbered_edges
-from rules_kb.pipeline import ingest_corpus
+from rules_kb.compare.lineage import add_renumbered_edges
+from rules_kb.ingest.curated import load_analogues, load_terms
+from rules_kb.ingest.pipeline import ingest_corpus
+from rules_kb.kb.catalog import build_catalog
+from rules_kb.kb.graph import build_graph
+from rules_kb.render.export import graph_to_json
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 

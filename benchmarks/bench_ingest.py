@@ -10,8 +10,8 @@ import resource
 import time
 from pathlib import Path
 
-from rules_kb.corpus import load_manifest, read_document_bytes
-from rules_kb.pipeline import parse_bytes
+from rules_kb.ingest.corpus import load_manifest, read_document_bytes
+from rules_kb.ingest.pipeline import parse_bytes
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from rules_kb.decode import decode_document
+from rules_kb.ingest.decode import decode_document
 from rules_kb.refs import find_references
 
 ROOT = Path(__file__).resolve().parent.parent

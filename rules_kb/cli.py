@@ -13,17 +13,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from rules_kb.add import commit_addition, plan_addition
-from rules_kb.align import Scope
-from rules_kb.changes import compare_versions
-from rules_kb.decode import decode_document
-from rules_kb.detect import describe_file
-from rules_kb.errors import RuleNotFound, RulesKbError, SourceError, UsageError
-from rules_kb.export import FORMATS, export_lines
-from rules_kb.knowledge import Knowledge, load_knowledge
-from rules_kb.output import write_atomically
-from rules_kb.pipeline import ingest_corpus, parse_bytes
-from rules_kb.query import (
+from rules_kb.ask.add import commit_addition, plan_addition
+from rules_kb.ask.knowledge import Knowledge, load_knowledge
+from rules_kb.ask.query import (
     analogues_of,
     citations_of,
     documents_about,
@@ -35,8 +27,16 @@ from rules_kb.query import (
     require_rule,
     show,
 )
-from rules_kb.story import explain_rule
-from rules_kb.textformat import (
+from rules_kb.ask.story import explain_rule
+from rules_kb.compare.align import Scope
+from rules_kb.compare.changes import compare_versions
+from rules_kb.errors import RuleNotFound, RulesKbError, SourceError, UsageError
+from rules_kb.ingest.decode import decode_document
+from rules_kb.ingest.detect import describe_file
+from rules_kb.ingest.pipeline import ingest_corpus, parse_bytes
+from rules_kb.render.export import FORMATS, export_lines
+from rules_kb.render.output import write_atomically
+from rules_kb.render.textformat import (
     comparison_record,
     comparison_text,
     format_text,

@@ -6,10 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from rules_kb.knowledge import Knowledge, build_knowledge
+from rules_kb.ask.knowledge import Knowledge, build_knowledge
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
+PACKAGE = ROOT / "rules_kb"
+FIXTURES = ROOT / "tests" / "fixtures"
+SHARED = ROOT.parent / "shared"  # CI clones the repository with shared/ beside it
 
 
 @pytest.fixture(scope="session")

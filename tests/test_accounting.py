@@ -1,6 +1,6 @@
 """Accounting counts what records cover, and finds gaps and double claims exactly."""
 
-from rules_kb.accounting import account
+from rules_kb.ingest.accounting import account
 from rules_kb.model import DocumentMeta, ParsedDocument, Residue
 
 META = DocumentMeta("t", "t.txt", "0" * 64, "dm", ("en",), "fandom-text", "rules")

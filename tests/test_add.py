@@ -7,12 +7,11 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from conftest import CORPUS
 
-from rules_kb.corpus import load_manifest
-from rules_kb.pipeline import ingest_corpus
+from rules_kb.ingest.corpus import load_manifest
+from rules_kb.ingest.pipeline import ingest_corpus
 
-ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "corpus"
 RELEASES = [m for m in load_manifest(CORPUS) if m.format in ("mtg-cr", "dm-rulebook")]
 
 

@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import json
 import tomllib
-from pathlib import Path
 
 import pytest
+from conftest import CORPUS, FIXTURES
 
-from rules_kb.align import Scope, align_versions
-from rules_kb.changes import compare_versions
-from rules_kb.curated import ForcedMatch
+from rules_kb.ask.story import explain_rule
+from rules_kb.compare.align import Scope, align_versions
+from rules_kb.compare.changes import compare_versions
+from rules_kb.ingest.curated import ForcedMatch
 from rules_kb.numbers import RuleNumber
-from rules_kb.story import explain_rule
 
-FIXTURES = Path(__file__).parent / "fixtures"
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 VERIFIED = tomllib.loads((FIXTURES / "renumbering-2009.toml").read_text(encoding="utf-8"))
 R = RuleNumber.parse
 

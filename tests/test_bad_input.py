@@ -7,13 +7,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import CORPUS, FIXTURES
 
 from rules_kb.cli import main
-from rules_kb.decode import decode_document
 from rules_kb.errors import SourceError
+from rules_kb.ingest.decode import decode_document
 
-FIXTURES = Path(__file__).parent / "fixtures"
-SEED_000 = Path(__file__).parent.parent / "corpus" / "seeds" / "000_4db7e39e89e37720.txt"
+SEED_000 = CORPUS / "seeds" / "000_4db7e39e89e37720.txt"
 
 BAD_FILES = {
     # name: (bytes, words the one-line error must contain)

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
+from conftest import CORPUS
 
-from rules_kb.corpus import load_manifest
 from rules_kb.errors import ParseError
+from rules_kb.ingest.corpus import load_manifest
+from rules_kb.ingest.pipeline import Ingested, ingest_corpus
 from rules_kb.model import ParsedDocument, RuleText
-from rules_kb.pipeline import Ingested, ingest_corpus
-from rules_kb.sources import change_notice
+from rules_kb.sources.change_notice import notice as change_notice
 
-CORPUS = Path(__file__).parent.parent / "corpus"
 NOTICE_IDS = [m.id for m in load_manifest(CORPUS) if m.format == "dm-change-notice"]
 
 

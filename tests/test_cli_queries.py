@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
 
-from rules_kb.export import read_graph
-from rules_kb.knowledge import cache_key, load_knowledge
+from conftest import CORPUS, ROOT
+
+from rules_kb.ask.knowledge import cache_key, load_knowledge
+from rules_kb.render.export import read_graph
 
 
 def test_show_pinned_version(cli):
@@ -91,7 +92,7 @@ def test_graph_export_json_and_graphml_load_back(cli, tmp_path, knowledge):
 def test_every_command_is_documented_in_the_readme():
     from rules_kb.cli import build_parser
 
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     commands = build_parser()._subparsers._group_actions[0].choices
     for name in commands:
         assert f"rules-kb {name}" in readme, name
@@ -100,7 +101,7 @@ def test_every_command_is_documented_in_the_readme():
 def test_a_damaged_cache_is_rebuilt(tmp_path):
     corpus = tmp_path / "corpus"
     corpus.mkdir()
-    seed = Path(__file__).resolve().parent.parent / "corpus" / "seeds" / "004_9e840b7733df29ed.txt"
+    seed = CORPUS / "seeds" / "004_9e840b7733df29ed.txt"
     (corpus / "004.txt").write_bytes(seed.read_bytes())
     digest = hashlib.sha256(seed.read_bytes()).hexdigest()
     (corpus / "manifest.toml").write_text(

@@ -1,12 +1,10 @@
 """Decoding: every encoding and line-end convention the corpus holds, normalised once."""
 
-from pathlib import Path
 
 import pytest
+from conftest import CORPUS
 
-from rules_kb.decode import decode_document
-
-CORPUS = Path(__file__).parent.parent / "corpus"
+from rules_kb.ingest.decode import decode_document
 
 # (file, encoding detected, line ends as published) — checkable with `file` and `xxd`.
 RELEASES = [

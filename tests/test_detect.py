@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from conftest import CORPUS
 
-from rules_kb.corpus import load_manifest
-from rules_kb.decode import decode_document
-from rules_kb.detect import detect_format, detect_languages, score_formats
+from rules_kb.ingest.corpus import load_manifest
+from rules_kb.ingest.decode import decode_document
+from rules_kb.ingest.detect import detect_format, detect_languages, score_formats
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 DOCUMENTS = load_manifest(CORPUS)
 
 

@@ -6,19 +6,18 @@ import hashlib
 import os
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import ROOT
 
 # 2019-05-03 -> 2022-11-18 holds near-ties (716.1a scores equally against 721.1a and 721.2a)
 # that a float sum in set order once broke differently under different seeds.
 SCRIPT = """
 import json, sys
 from pathlib import Path
-from rules_kb.catalog import build_catalog
-from rules_kb.changes import compare_versions
-from rules_kb.pipeline import ingest_corpus
-from rules_kb.textformat import comparison_record
+from rules_kb.kb.catalog import build_catalog
+from rules_kb.compare.changes import compare_versions
+from rules_kb.ingest.pipeline import ingest_corpus
+from rules_kb.render.textformat import comparison_record
 docs = ingest_corpus(Path("corpus"), ["mtg-cr-2019-05-03", "mtg-cr-2022-11-18"])
 catalog = build_catalog([d.parsed for d in docs])
 record = comparison_record(compare_versions(catalog, "mtg", "en", "2019-05-03", "2022-11-18"))

@@ -8,14 +8,13 @@ do not depend on any parser.
 import html
 import re
 from itertools import pairwise
-from pathlib import Path
 
 import pytest
+from conftest import CORPUS
 
-from rules_kb.decode import decode_document
-from rules_kb.diff import diff_tokens, is_typo, render_html, render_terminal
+from rules_kb.compare.diff import diff_tokens, is_typo, render_html, render_terminal
+from rules_kb.ingest.decode import decode_document
 
-CORPUS = Path(__file__).parent.parent / "corpus"
 FANDOM_120 = "dm/fandom-excerpts/Block_Declaration_Step__GGR-v1.20.txt"
 SEED_000, SEED_001, SEED_002, SEED_004 = (
     "seeds/000_4db7e39e89e37720.txt",

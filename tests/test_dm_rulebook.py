@@ -8,24 +8,22 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
+from conftest import CORPUS, SHARED
 
-from rules_kb.accounting import account
-from rules_kb.corpus import load_manifest, read_document_bytes
-from rules_kb.decode import decode_document
 from rules_kb.errors import ParseError
+from rules_kb.ingest.accounting import account
+from rules_kb.ingest.corpus import load_manifest, read_document_bytes
+from rules_kb.ingest.decode import decode_document
+from rules_kb.ingest.pipeline import ingest_corpus
 from rules_kb.model import DocumentMeta, Version
 from rules_kb.numbers import RuleNumber
-from rules_kb.pipeline import ingest_corpus
-from rules_kb.sources import dm_rulebook
+from rules_kb.sources.dm_rulebook import rulebook as dm_rulebook
 
-ROOT = Path(__file__).parent.parent
-CORPUS = ROOT / "corpus"
 DOC = "dm-rulebook-ja-1.48"
 RULEBOOK = CORPUS / "dm" / "official-rule-text" / "dm_rule-ja-v1.48.md"
-MIRRORS = Path("/work/shared/corpus/dm/pdf-mirror-excerpts")
+MIRRORS = SHARED / "corpus" / "dm" / "pdf-mirror-excerpts"
 
 
 @pytest.fixture(scope="module")

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import pytest
+from conftest import CORPUS
 
-from rules_kb.corpus import load_manifest, read_document_bytes
-from rules_kb.decode import decode_document
 from rules_kb.errors import ParseError, SourceError
+from rules_kb.ingest.corpus import load_manifest, read_document_bytes
+from rules_kb.ingest.decode import decode_document
+from rules_kb.ingest.pipeline import Ingested, ingest_corpus
 from rules_kb.model import DocumentMeta, ParsedDocument, RuleText
-from rules_kb.pipeline import Ingested, ingest_corpus
-from rules_kb.sources import fandom, fandom_module
+from rules_kb.sources.fandom import module as fandom_module
+from rules_kb.sources.fandom import text as fandom
 
-CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 MANIFEST = load_manifest(CORPUS)
 FANDOM_TEXT = [m.id for m in MANIFEST if m.format == "fandom-text"]
 FANDOM_MODULE = [m.id for m in MANIFEST if m.format == "fandom-module"]

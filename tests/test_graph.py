@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from itertools import pairwise
 
-from rules_kb.export import graph_from_json, graph_to_json
-from rules_kb.graph import rule_id, text_id
+from rules_kb.ask.query import analogues_of, citations_of, history
+from rules_kb.kb.graph import rule_id, text_id
 from rules_kb.numbers import RuleNumber
-from rules_kb.query import analogues_of, citations_of, history
+from rules_kb.render.export import graph_from_json, graph_to_json
 
 
 def edges_of(graph, kind):

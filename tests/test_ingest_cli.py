@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-from rules_kb.corpus import load_manifest
+from conftest import CORPUS
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+from rules_kb.ingest.corpus import load_manifest
 
 
 def test_ingest_reports_every_document_fully_accounted(cli, tmp_path):

@@ -1,28 +1,24 @@
-"""Data flows one way: each module imports only from stages before it (README's stage table)."""
+"""Data flows one way: each package imports only from packages before it (README's stage table)."""
 
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "rules_kb"
+from conftest import PACKAGE
 
-# The README's stage table, top to bottom; modules on one row may import each other.
+# The README's stage table, top to bottom; modules of one row may import each other.
 LAYERS = [
-    ["errors"], ["numbers"], ["model"], ["corpus", "curated"], ["decode"], ["refs"], ["sources"],
-    ["accounting"], ["pipeline", "detect"], ["catalog"], ["graph"], ["tokens", "diff"],
-    ["similarity", "align"], ["lineage"], ["changes"], ["knowledge", "query", "story", "export", "add"],
-    ["textformat", "output", "cli"],
+    ["errors"], ["numbers"], ["model"], ["refs", "tokens", "links"], ["sources"], ["ingest"], ["kb"],
+    ["compare"], ["store"], ["ask"], ["search"], ["notes"], ["render"], ["site"], ["cli"],
 ]
 RANK = {name: i for i, row in enumerate(LAYERS) for name in row}
 
 
 def stage_of(module: str) -> str:
-    parts = module.split(".")
-    return "sources" if parts[1] == "sources" else parts[1]
+    return module.split(".")[1]
 
 
-def imports_of(path: Path) -> set[str]:
+def imports_of(path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found = set()
     for node in ast.walk(tree):
@@ -33,18 +29,31 @@ def imports_of(path: Path) -> set[str]:
     return found
 
 
-def test_every_module_is_in_the_stage_table():
-    modules = {p.stem for p in PACKAGE.glob("*.py")} - {"__init__"}
-    assert modules <= set(RANK), sorted(modules - set(RANK))
+def stage_of_path(path) -> str:
+    relative = path.relative_to(PACKAGE)
+    return relative.parts[0] if len(relative.parts) > 1 else relative.stem
+
+
+def test_every_module_and_package_is_in_the_stage_table():
+    stages = {stage_of_path(p) for p in PACKAGE.rglob("*.py")} - {"__init__"}
+    assert stages <= set(RANK), sorted(stages - set(RANK))
 
 
 def test_no_module_imports_from_a_later_stage():
     wrong = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        if path.stem == "__init__" and path.parent == PACKAGE:
+        if path.parent == PACKAGE and path.stem == "__init__":
             continue
-        here = "sources" if path.parent.name == "sources" else path.stem
+        here = stage_of_path(path)
         for module in sorted(imports_of(path)):
             if RANK[stage_of(module)] > RANK[here]:
                 wrong.append(f"{path.relative_to(PACKAGE)} imports {module}")
     assert wrong == []
+
+
+def test_every_format_is_a_package_named_in_the_registry():
+    from rules_kb.sources.registry import FORMATS
+
+    packages = {p.parent.name for p in (PACKAGE / "sources").glob("*/__init__.py")}
+    modules = {source.parse.__module__.split(".")[2] for source in FORMATS.values()}
+    assert packages == modules

@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from pathlib import Path
 
 import pytest
+from conftest import CORPUS
 
-from rules_kb.corpus import load_manifest, read_document_bytes
-from rules_kb.decode import decode_document
 from rules_kb.errors import ParseError, SourceError
+from rules_kb.ingest.corpus import load_manifest, read_document_bytes
+from rules_kb.ingest.decode import decode_document
+from rules_kb.ingest.pipeline import Ingested, ingest_corpus
 from rules_kb.model import DocumentMeta, ParsedDocument
 from rules_kb.numbers import RuleNumber
-from rules_kb.pipeline import Ingested, ingest_corpus
-from rules_kb.sources import mtg_cr
-
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+from rules_kb.sources.mtg_cr import release as mtg_cr
 
 # The date each release states in "These rules are effective (current) as of …"; the file
 # names are upload dates and differ for 2009-07-08 and 2013-04-29.

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from conftest import CORPUS
 
-from rules_kb.corpus import load_manifest
 from rules_kb.errors import ParseError
+from rules_kb.ingest.corpus import load_manifest
+from rules_kb.ingest.pipeline import Ingested, ingest_corpus
 from rules_kb.model import ParsedDocument, RuleText
-from rules_kb.pipeline import Ingested, ingest_corpus
-from rules_kb.sources import mtg_rulings
-
-CORPUS = Path(__file__).parent.parent / "corpus"
+from rules_kb.sources.mtg_rulings import rulings as mtg_rulings
 
 # Every paragraph of the file and the date of its [CompRules YYYY/MM/DD] tag, in file order.
 DATED_PARAGRAPHS = [

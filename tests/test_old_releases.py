@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import re
 import textwrap
-from pathlib import Path
 
 import pytest
+from conftest import CORPUS
 
-from rules_kb.decode import decode_document
+from rules_kb.ingest.decode import decode_document
 from rules_kb.model import DocumentMeta
-from rules_kb.sources import mtg_cr
+from rules_kb.sources.mtg_cr import release as mtg_cr
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 SUBRULE = re.compile(r"^(\d{3}\.\d+[a-z])( )")
 
 

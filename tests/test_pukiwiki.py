@@ -4,18 +4,17 @@ Every expected value below can be checked by reading the three source files
 (seeds/003…, dm/dmwiki-excerpts/…) with a text editor.
 """
 
-from pathlib import Path
 
 import pytest
+from conftest import CORPUS
 
-from rules_kb.corpus import load_manifest, read_document_bytes
-from rules_kb.decode import decode_document
 from rules_kb.errors import ParseError, SourceError
+from rules_kb.ingest.corpus import load_manifest, read_document_bytes
+from rules_kb.ingest.decode import decode_document
+from rules_kb.ingest.pipeline import ingest_corpus
 from rules_kb.model import DocumentMeta, Version
-from rules_kb.pipeline import ingest_corpus
-from rules_kb.sources.pukiwiki import parse, sniff
+from rules_kb.sources.pukiwiki.page import parse, sniff
 
-CORPUS = Path(__file__).parent.parent / "corpus"
 SEED = "seed-003"
 ATTACK = "dmwiki-attack-target-change-abilities"
 TOC = "dmwiki-rules-text-toc-1.40"

@@ -7,19 +7,18 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from conftest import CORPUS, FIXTURES
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules_kb.corpus import load_manifest, read_document_bytes
-from rules_kb.decode import decode_document
 from rules_kb.errors import SourceError
+from rules_kb.ingest.corpus import load_manifest, read_document_bytes
+from rules_kb.ingest.decode import decode_document
 from rules_kb.model import DocumentMeta
 from rules_kb.numbers import RuleNumber
 from rules_kb.refs import Reference, find_references
 
-ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "corpus"
-FIXTURE = Path(__file__).parent / "fixtures" / "refs.txt"
+FIXTURE = FIXTURES / "refs.txt"
 OPEN, CLOSE = "⟦", "⟧"
 CONSTRUCTED = "constructed"
 

@@ -1,14 +1,12 @@
 """Tokenizing: Sudachi mode A for Japanese, word tokens for English, offsets into the text."""
 
 from itertools import pairwise
-from pathlib import Path
 
 import pytest
+from conftest import CORPUS
 
-from rules_kb.decode import decode_document
+from rules_kb.ingest.decode import decode_document
 from rules_kb.tokens import SUDACHI_MAX_BYTES, normalize_for_search, split_for_sudachi, tokenize
-
-CORPUS = Path(__file__).parent.parent / "corpus"
 
 
 def corpus_text(name: str) -> str:

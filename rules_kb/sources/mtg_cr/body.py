@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from rules_kb.model import Example, Heading, ParsedDocument, Residue, RuleText, Span
 from rules_kb.numbers import RuleNumber
 from rules_kb.sources.common import Line
-from rules_kb.sources.mtg_cr_numbers import (
+from rules_kb.sources.mtg_cr.numbers import (
     DEVIATIONS,
     Candidate,
     fits,

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from rules_kb.errors import ParseError
 from rules_kb.model import DocumentMeta, Heading, ParsedDocument, Residue, Version
 from rules_kb.sources.common import Line, iter_lines
-from rules_kb.sources.mtg_cr_body import Release, parse_body
-from rules_kb.sources.mtg_cr_glossary import parse_glossary
+from rules_kb.sources.mtg_cr.body import Release, parse_body
+from rules_kb.sources.mtg_cr.glossary import parse_glossary
 
 _MONTHS = {
     name: number

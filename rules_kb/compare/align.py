@@ -24,11 +24,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from rules_kb.catalog import Catalog
-from rules_kb.curated import ForcedMatch
+from rules_kb.compare.similarity import Vectors, comparable_text
+from rules_kb.ingest.curated import ForcedMatch
+from rules_kb.kb.catalog import Catalog
 from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
-from rules_kb.similarity import Vectors, comparable_text
 from rules_kb.tokens import tokenize
 
 SAME_NUMBER_THRESHOLD = 0.5

@@ -8,10 +8,10 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
-from rules_kb.catalog import Catalog
+from rules_kb.ask.knowledge import Knowledge
 from rules_kb.errors import MalformedRuleNumber, RuleNotFound
-from rules_kb.graph import doc_id, rule_id, text_id
-from rules_kb.knowledge import Knowledge
+from rules_kb.kb.catalog import Catalog
+from rules_kb.kb.graph import doc_id, rule_id, text_id
 from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
 

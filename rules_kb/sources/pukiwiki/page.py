@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from rules_kb.errors import ParseError
 from rules_kb.model import DocumentMeta, Heading, ParsedDocument, Residue, Version
 from rules_kb.numbers import fold_width
-from rules_kb.sources.pukiwiki_inline import (
+from rules_kb.sources.pukiwiki.inline import (
     Carved,
     carve,
     find_cites,
@@ -28,7 +28,7 @@ from rules_kb.sources.pukiwiki_inline import (
     render,
     render_cells,
 )
-from rules_kb.sources.pukiwiki_lines import HEADING, SourceLine, block_kind, split_lines, unclosed_brackets
+from rules_kb.sources.pukiwiki.lines import HEADING, SourceLine, block_kind, split_lines, unclosed_brackets
 
 _SNIFF_SIGNS = (
     (re.compile(r"(?:^|\s)#author\(\""), 50),

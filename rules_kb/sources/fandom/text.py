@@ -31,7 +31,7 @@ from itertools import pairwise
 from rules_kb.errors import ParseError
 from rules_kb.model import DocumentMeta, Heading, ParsedDocument, Residue, RuleText, Version
 from rules_kb.sources.common import NUMBER_AT_START, Line, iter_lines, trim_span
-from rules_kb.sources.fandom_shared import (
+from rules_kb.sources.fandom.shared import (
     CHROME_LINES,
     EXAMPLE,
     LICENSE,

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from rules_kb.model import ParsedDocument, Residue, Version
 from rules_kb.sources.common import Line
-from rules_kb.sources.dm_rulebook_numbers import read_chapter, read_number_tokens
+from rules_kb.sources.dm_rulebook.numbers import read_chapter, read_number_tokens
 
 CONTENTS_LABELS = ("もくじ", "目次")
 _VERSION = re.compile(r"Ver\s*[.．]?\s*(?P<label>[0-9０-９]+(?:[.．][0-9０-９]+)+)")

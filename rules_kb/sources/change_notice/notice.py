@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from rules_kb.errors import ParseError
 from rules_kb.model import DocumentMeta, Example, Heading, ParsedDocument, Residue, RuleText, Span, Version
 from rules_kb.numbers import number_quirks
-from rules_kb.sources import change_notice_lines as shape
+from rules_kb.sources.change_notice import lines as shape
 from rules_kb.sources.common import Line, iter_lines
 
 _QUIRK_CODES = {

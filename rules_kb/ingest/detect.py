@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-from importlib import import_module
 from pathlib import Path
 
 from rules_kb.errors import ParseError
 from rules_kb.model import DocumentMeta
-from rules_kb.sources import FORMATS
+from rules_kb.sources.registry import FORMATS
 
 # A format must be at least this sure of itself, and clearly ahead of the runner-up.
 MIN_SCORE = 40
@@ -25,10 +24,8 @@ _KIND_OF_FORMAT = {"dm-change-notice": "change-notice", "pukiwiki": "commentary"
 def score_formats(text: str) -> list[tuple[int, str]]:
     """Every format's sniff score for ``text``, best first (ties by name)."""
     scores = []
-    for name, module in FORMATS.items():
-        sniff = getattr(import_module(f"rules_kb.sources.{module}"), "sniff", None)
-        if sniff is not None:
-            scores.append((int(sniff(text)), name))
+    for name, source in FORMATS.items():
+        scores.append((int(source.sniff(text)), name))
     return sorted(scores, key=lambda pair: (-pair[0], pair[1]))
 
 

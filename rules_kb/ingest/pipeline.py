@@ -6,12 +6,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rules_kb.accounting import Accounting, account
-from rules_kb.corpus import load_manifest, read_document_bytes
-from rules_kb.decode import Decoded, decode_document
 from rules_kb.errors import ManifestError
+from rules_kb.ingest.accounting import Accounting, account
+from rules_kb.ingest.corpus import load_manifest, read_document_bytes
+from rules_kb.ingest.decode import Decoded, decode_document
 from rules_kb.model import DocumentMeta, ParsedDocument
-from rules_kb.sources import get_parser
+from rules_kb.sources.registry import get_parser
 
 
 @dataclass

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from rules_kb.catalog import Catalog
-from rules_kb.curated import Analogue, CuratedTerm
+from rules_kb.ingest.curated import Analogue, CuratedTerm
+from rules_kb.kb.catalog import Catalog
 from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
 from rules_kb.refs import find_references

@@ -11,7 +11,7 @@ import re
 
 from rules_kb.model import ParsedDocument, Residue, Term
 from rules_kb.sources.common import Line
-from rules_kb.sources.mtg_cr_body import BANNER, Release
+from rules_kb.sources.mtg_cr.body import BANNER, Release
 
 # A line that reads like a term rather than part of a definition: short, flush left,
 # capitalised, not a sentence, not a numbered sense, not an example.

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import networkx as nx
 
-from rules_kb.catalog import Catalog, build_catalog
-from rules_kb.corpus import load_manifest, read_document_bytes
-from rules_kb.curated import (
+from rules_kb.compare.lineage import add_renumbered_edges
+from rules_kb.ingest.corpus import load_manifest, read_document_bytes
+from rules_kb.ingest.curated import (
     ANALOGUES,
     FORCED_MATCHES,
     TERMS,
@@ -31,11 +31,11 @@ from rules_kb.curated import (
     load_forced_matches,
     load_terms,
 )
-from rules_kb.graph import Unresolved, build_graph
-from rules_kb.lineage import add_renumbered_edges
-from rules_kb.pipeline import ingest_corpus
+from rules_kb.ingest.pipeline import ingest_corpus
+from rules_kb.kb.catalog import Catalog, build_catalog
+from rules_kb.kb.graph import Unresolved, build_graph
 
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parent.parent  # the whole rules_kb package
 KEEP_CACHES = 3  # one per corpus a user alternates between
 
 

@@ -11,10 +11,10 @@ from itertools import pairwise
 
 import networkx as nx
 
-from rules_kb.align import Alignment, align_pair
-from rules_kb.catalog import Catalog
-from rules_kb.curated import ForcedMatch
-from rules_kb.graph import text_id
+from rules_kb.compare.align import Alignment, align_pair
+from rules_kb.ingest.curated import ForcedMatch
+from rules_kb.kb.catalog import Catalog
+from rules_kb.kb.graph import text_id
 
 
 def add_renumbered_edges(graph: nx.MultiDiGraph, catalog: Catalog, forced: list[ForcedMatch] = ()) -> int:

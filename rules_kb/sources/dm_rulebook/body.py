@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from rules_kb.model import Example, Heading, ParsedDocument, Residue, RuleText
 from rules_kb.numbers import number_quirks
 from rules_kb.sources.common import Line
-from rules_kb.sources.dm_rulebook_numbers import NumberToken, Sequencer, Verdict, read_chapter, read_number_tokens
-from rules_kb.sources.dm_rulebook_text import WidthProfile, join_lines
+from rules_kb.sources.dm_rulebook.numbers import NumberToken, Sequencer, Verdict, read_chapter, read_number_tokens
+from rules_kb.sources.dm_rulebook.text import WidthProfile, join_lines
 
 _SENTENCE_ENDS = "。．.）)」』》"
 _EXAMPLE = re.compile(r"\s*例\s*[0-9０-９]*\s*[：:]")

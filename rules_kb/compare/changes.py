@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rules_kb.align import Alignment, Pair, Scope, align_versions
-from rules_kb.catalog import Catalog
-from rules_kb.curated import ForcedMatch
-from rules_kb.diff import TokenDiff, diff_tokens
-from rules_kb.similarity import comparable_text
+from rules_kb.compare.align import Alignment, Pair, Scope, align_versions
+from rules_kb.compare.diff import TokenDiff, diff_tokens
+from rules_kb.compare.similarity import comparable_text
+from rules_kb.ingest.curated import ForcedMatch
+from rules_kb.kb.catalog import Catalog
 
 
 @dataclass

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 
-from rules_kb.align import Scope
-from rules_kb.changes import Comparison, compare_versions
+from rules_kb.ask.knowledge import Knowledge
+from rules_kb.compare.align import Scope
+from rules_kb.compare.changes import Comparison, compare_versions
 from rules_kb.errors import ManifestError
-from rules_kb.graph import doc_id, rule_id, text_id
-from rules_kb.knowledge import Knowledge
+from rules_kb.kb.graph import doc_id, rule_id, text_id
 from rules_kb.numbers import RuleNumber
 
 CORRESPONDENCES = "correspondences.toml"

@@ -22,15 +22,15 @@ import re
 from rules_kb.errors import ParseError
 from rules_kb.model import DocumentMeta, ParsedDocument
 from rules_kb.sources.common import iter_lines
-from rules_kb.sources.dm_rulebook_body import BodyReader
-from rules_kb.sources.dm_rulebook_front import (
+from rules_kb.sources.dm_rulebook.body import BodyReader
+from rules_kb.sources.dm_rulebook.front import (
     CONTENTS_LABELS,
     file_contents_only,
     file_front,
     locate_contents,
     stated_version,
 )
-from rules_kb.sources.dm_rulebook_text import WidthProfile
+from rules_kb.sources.dm_rulebook.text import WidthProfile
 
 _RULE_LINE = re.compile(r"^[ \u3000]*[0-9０-９]{3}[.．][0-9０-９]{1,3}[a-zａ-ｚ]?[.．]?(?:[ \u3000]|$)", re.MULTILINE)
 # For sniffing: a numbered rule followed by Japanese text (Magic's rules are English).

@@ -17,15 +17,15 @@ import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from rules_kb.align import Alignment, align_pair
-from rules_kb.catalog import build_catalog
-from rules_kb.corpus import MANIFEST, load_manifest
-from rules_kb.curated import load_forced_matches
-from rules_kb.decode import decode_document
-from rules_kb.detect import describe_file
+from rules_kb.compare.align import Alignment, align_pair
 from rules_kb.errors import ManifestError, SourceError
+from rules_kb.ingest.corpus import MANIFEST, load_manifest
+from rules_kb.ingest.curated import load_forced_matches
+from rules_kb.ingest.decode import decode_document
+from rules_kb.ingest.detect import describe_file
+from rules_kb.ingest.pipeline import Ingested, ingest_corpus, parse_bytes
+from rules_kb.kb.catalog import build_catalog
 from rules_kb.model import DocumentMeta
-from rules_kb.pipeline import Ingested, ingest_corpus, parse_bytes
 
 # Version kinds that name the document's own release (not releases it merely mentions).
 _OWN_KINDS = ("full", "excerpt", "change-notice", "contents")

@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from rules_kb.changes import Comparison, RowChange
-from rules_kb.diff import render_html, render_terminal
+from rules_kb.ask.story import Story
+from rules_kb.compare.changes import Comparison, RowChange
+from rules_kb.compare.diff import render_html, render_terminal
+from rules_kb.ingest.pipeline import Ingested
 from rules_kb.model import RuleText
-from rules_kb.pipeline import Ingested
-from rules_kb.story import Story
 
 
 def _label(number) -> str:

@@ -1,0 +1,1 @@
+"""Comparison of versions: similarity, alignment, token diffs, lineage, comparison rows."""

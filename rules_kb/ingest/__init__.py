@@ -1,0 +1,1 @@
+"""Ingest: corpus manifest and curated files, bytes to text, format detection, parsing, accounting."""

@@ -1,0 +1,85 @@
+"""The URL scheme (DESIGN §4): every permalink the site, the JSON API and the note linker form.
+
+Judges paste these into notes, so they never change. Every function returns a path from the
+site's root (``/dm/rule/507.2a/``); pages turn it into a relative link, the note linker puts
+a base URL in front. Rule numbers appear in their canonical form (``str(RuleNumber)``), which
+is also the ``id`` of the rule on every page, so ``#507.2a`` is the anchor.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from rules_kb.numbers import RuleNumber
+
+
+def _part(text: str) -> str:
+    """One path segment. Labels and numbers are ASCII today; quote anything else, never ``/``."""
+    return quote(str(text), safe="-._~")
+
+
+def section_of(number: RuleNumber) -> str:
+    """The page a rule lives on in a version: its three-digit section (``507`` for 507.2a)."""
+    return f"{number.section:03d}"
+
+
+def anchor(number: RuleNumber) -> str:
+    """The ``id`` of a rule on any page."""
+    return str(number)
+
+
+def section_page(game: str, lang: str, version: str, section: str) -> str:
+    """One section of one version: ``/dm/ja/1.38/507/``."""
+    return f"/{game}/{lang}/{_part(version)}/{_part(section)}/"
+
+
+def pinned_rule(game: str, lang: str, version: str, number: RuleNumber) -> str:
+    """A rule as it stood in one version: ``/dm/ja/1.38/507/#507.2a``."""
+    return f"{section_page(game, lang, version, section_of(number))}#{anchor(number)}"
+
+
+def version_page(game: str, lang: str, version: str) -> str:
+    """The contents of one version: ``/mtg/en/2024-11-08/``."""
+    return f"/{game}/{lang}/{_part(version)}/"
+
+
+def rule_page(game: str, number: RuleNumber) -> str:
+    """Every version and language of a number: ``/dm/rule/507.2a/``."""
+    return f"/{game}/rule/{anchor(number)}/"
+
+
+def diff_page(game: str, lang: str, old: str, new: str, section: str | None = None) -> str:
+    """Two versions compared: ``/dm/ja/diff/1.38..1.48/``, or one section of it below."""
+    page = f"/{game}/{lang}/diff/{_part(old)}..{_part(new)}/"
+    return f"{page}{_part(section)}/" if section is not None else page
+
+
+def api_pinned_rule(game: str, lang: str, version: str, number: RuleNumber) -> str:
+    """JSON of one rule text: ``/api/dm/ja/1.38/507.2a.json``."""
+    return f"/api/{game}/{lang}/{_part(version)}/{anchor(number)}.json"
+
+
+def api_rule(game: str, number: RuleNumber) -> str:
+    """JSON of every version of a number: ``/api/dm/rule/507.2a.json``."""
+    return f"/api/{game}/rule/{anchor(number)}.json"
+
+
+def api_versions(game: str) -> str:
+    """JSON index of a game's versions: ``/api/dm/versions.json``."""
+    return f"/api/{game}/versions.json"
+
+
+def relative(from_page: str, to: str) -> str:
+    """``to`` as a link relative to the page at ``from_page`` (both root paths, pages end in ``/``).
+
+    Relative links let the built site be served under any prefix or opened from a folder.
+    """
+    base = [p for p in from_page.split("/")[:-1] if p]
+    target, hashmark, fragment = to.partition("#")
+    parts = target.split("/")
+    dirs, leaf = [p for p in parts[:-1] if p], parts[-1]
+    common = 0
+    while common < min(len(base), len(dirs)) and base[common] == dirs[common]:
+        common += 1
+    path = "../" * (len(base) - common) + "".join(f"{d}/" for d in dirs[common:]) + leaf
+    return (path or "./") + (hashmark + fragment)

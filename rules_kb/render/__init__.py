@@ -1,0 +1,1 @@
+"""Views: terminal text, JSON records, graph export, all-or-nothing file writes."""

@@ -1,0 +1,1 @@
+"""The whole official Duel Masters rulebook extracted from its PDF."""

@@ -1,0 +1,1 @@
+"""The Duel Masters Fandom wiki (English fan translation): page text and Lua module data."""

@@ -1,0 +1,1 @@
+"""Magic's Comprehensive Rules plain-text releases, every era and encoding."""

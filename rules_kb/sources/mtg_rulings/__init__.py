@@ -1,0 +1,1 @@
+"""Magic rulings pages: dated paragraphs per rule."""

@@ -1,0 +1,1 @@
+"""dmwiki pages in PukiWiki markup (commentary on rules)."""

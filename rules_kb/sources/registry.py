@@ -1,0 +1,47 @@
+"""Which parser reads which format: the manifest's ``format`` names, mapped in plain code.
+
+Each format has a pure ``parse(text, meta) -> ParsedDocument`` and a ``sniff(text) -> 0..100``
+that says how sure it is that a text is of its format (format detection asks every one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rules_kb.errors import ParseError
+from rules_kb.model import DocumentMeta, ParsedDocument
+from rules_kb.sources.change_notice import notice
+from rules_kb.sources.dm_rulebook import rulebook
+from rules_kb.sources.fandom import module, text
+from rules_kb.sources.mtg_cr import release
+from rules_kb.sources.mtg_rulings import rulings
+from rules_kb.sources.pukiwiki import page
+
+Parser = Callable[[str, DocumentMeta], ParsedDocument]
+
+
+@dataclass(frozen=True)
+class SourceFormat:
+    parse: Parser
+    sniff: Callable[[str], int]
+
+
+FORMATS: dict[str, SourceFormat] = {
+    "fandom-text": SourceFormat(text.parse, text.sniff),
+    "fandom-module": SourceFormat(module.parse, module.sniff),
+    "dm-change-notice": SourceFormat(notice.parse, notice.sniff),
+    "pukiwiki": SourceFormat(page.parse, page.sniff),
+    "mtg-rulings": SourceFormat(rulings.parse, rulings.sniff),
+    "dm-rulebook": SourceFormat(rulebook.parse, rulebook.sniff),
+    "mtg-cr": SourceFormat(release.parse, release.sniff),
+}
+
+
+def get_parser(format_name: str, document: str = "?") -> Parser:
+    """The parse function for a format name, or ``ParseError`` listing the known ones."""
+    source = FORMATS.get(format_name)
+    if source is None:
+        known = ", ".join(sorted(FORMATS))
+        raise ParseError(document, f"unknown format {format_name!r} (known: {known})")
+    return source.parse
