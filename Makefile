@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup build test bench
+.PHONY: setup build test bench browser
 
 $(BIN)/rules-kb: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +19,14 @@ build: setup
 	$(BIN)/rules-kb ingest --json build/model.jsonl
 	$(BIN)/rules-kb graph export --format json build/graph.json
 
-test: setup
+# Browser tests drive Debian's chromium (Playwright may not download a browser of its own) and
+# need CJK fonts to render Japanese; installed with apt when missing (CI runs as root).
+browser:
+	@if ! command -v chromium >/dev/null || ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
+	fi
+
+test: setup browser
 	$(BIN)/ruff check rules_kb tests benchmarks
 	$(BIN)/python -m pytest; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$status

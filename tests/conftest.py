@@ -30,8 +30,9 @@ def cache_dir(tmp_path_factory) -> Path:
 def cli(cache_dir, monkeypatch, capsys):
     """Run ``rules-kb`` in-process; returns (exit code, stdout, stderr)."""
     from rules_kb import cli as cli_module
+    from rules_kb.cli import common as cli_common
 
-    monkeypatch.setattr(cli_module, "DEFAULT_CACHE", cache_dir)
+    monkeypatch.setattr(cli_common, "DEFAULT_CACHE", cache_dir)
 
     def run(*argv: str) -> tuple[int, str, str]:
         code = cli_module.main(list(argv))
@@ -39,3 +40,76 @@ def cli(cache_dir, monkeypatch, capsys):
         return code, captured.out, captured.err
 
     return run
+
+
+CHROMIUM = "/usr/bin/chromium"
+# As root and on a closed network Chromium needs these to start quietly (see the env notes).
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]
+ARTIFACTS = ROOT / "build" / "test-artifacts"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Debian chromium driven by Playwright (``make test`` installs it with apt)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser, request):
+    """A fresh page that fails the test on any request leaving 127.0.0.1 (the site works offline).
+
+    A screenshot of the last state is saved under ``build/test-artifacts/`` for a person to look at.
+    """
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP")
+    outside: list[str] = []
+
+    def guard(route):
+        url = route.request.url
+        if url.startswith(("http://127.0.0.1", "http://localhost", "data:", "blob:", "about:")):
+            route.continue_()
+        else:
+            outside.append(url)
+            route.abort()
+
+    context.route("**/*", guard)
+    opened = context.new_page()
+    yield opened
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    try:
+        opened.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=False)
+    finally:
+        context.close()
+    assert outside == [], f"requests left the site: {outside}"
+
+
+@pytest.fixture(scope="session")
+def serve_dir():
+    """Serve a folder on 127.0.0.1 in a background thread; returns start(folder) -> base URL."""
+    import functools
+    import http.server
+    import threading
+
+    servers = []
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args) -> None:
+            pass
+
+    def start(folder: Path) -> str:
+        handler = functools.partial(Quiet, directory=str(folder))
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return f"http://127.0.0.1:{server.server_address[1]}/"
+
+    yield start
+    for server in servers:
+        server.shutdown()

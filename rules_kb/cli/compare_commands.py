@@ -1,0 +1,94 @@
+"""Comparisons: diff between two versions, and the story of a rule."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from rules_kb.ask.query import (
+    nearest_numbers,
+    parse_rule,
+    require_rule,
+)
+from rules_kb.ask.story import explain_rule
+from rules_kb.cli.common import open_knowledge
+from rules_kb.compare.align import Scope
+from rules_kb.compare.changes import compare_versions
+from rules_kb.errors import RuleNotFound, UsageError
+from rules_kb.render.textformat import (
+    comparison_record,
+    comparison_text,
+    story_record,
+    story_text,
+)
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    diff = commands.add_parser(
+        "diff", help="what changed between two versions of one game and language",
+        description="Align two versions rule by rule (unchanged, editorial, substantive, moved, added, removed) "
+        "and show token diffs. Any two versions, not only neighbours. Partial versions (excerpts, change "
+        "notices) are compared only on what they contain.")
+    diff.add_argument("old", help="old version label, e.g. 2008-10-01 or 1.38")
+    diff.add_argument("new", help="new version label")
+    diff.add_argument("--game", choices=("dm", "mtg"), required=True)
+    diff.add_argument("--lang", choices=("ja", "en"), required=True)
+    where = diff.add_mutually_exclusive_group()
+    where.add_argument("--rule", help="only this rule and its subrules (e.g. 509)")
+    where.add_argument("--section", type=int, metavar="N", help="only chapter N (e.g. 5 for rules 500-599)")
+    diff.add_argument("--all", action="store_true", help="also list unchanged rules")
+    diff.add_argument("--color", action="store_true", help="colour insertions and deletions (ANSI)")
+    diff.add_argument("--json", action="store_true", help="print JSON (the site's data)")
+    diff.set_defaults(handler=run_diff)
+
+    explain = commands.add_parser(
+        "explain", help="the story of a rule: its versions, translations, notices, commentary, and gaps",
+        description="Everything the corpus says about how a rule changed: each language's version chain with "
+        "diffs, translation drift, old-to-new correspondences across rewrites, change notices, the commentary "
+        "explaining them, and what the corpus does not hold.")
+    explain.add_argument("rule")
+    explain.add_argument("--game", choices=("dm", "mtg"), default="dm")
+    explain.add_argument("--color", action="store_true")
+    explain.add_argument("--json", action="store_true")
+    explain.set_defaults(handler=run_explain)
+
+
+def run_diff(args: argparse.Namespace) -> int:
+    knowledge = open_knowledge(args)
+    catalog = knowledge.catalog
+    labels = catalog.version_labels(args.game, args.lang)
+    if not labels:
+        raise UsageError(f"the corpus has no {args.game} rules in {args.lang}")
+    for label in (args.old, args.new):
+        if label not in labels:
+            raise UsageError(f"no version {label} of {args.game} {args.lang} (known: {', '.join(labels)})")
+    if args.old == args.new:
+        raise UsageError(f"compare two different versions (both are {args.old})")
+    if labels.index(args.old) > labels.index(args.new):
+        raise UsageError(f"{args.old} is newer than {args.new}: give the older version first")
+    if args.section is not None and not 0 <= args.section <= 9:
+        raise UsageError(f"--section takes a chapter from 0 to 9, not {args.section}")
+    rule = parse_rule(args.rule) if args.rule else None
+    if rule is not None and not any(rule in catalog.rules_in(args.game, args.lang, v) for v in (args.old, args.new)):
+        raise RuleNotFound(f"{rule} in {args.game} {args.lang} {args.old} or {args.new}",
+                           nearest_numbers(catalog, args.game, rule))
+    scope = Scope(rule=rule, chapter=args.section)
+    comparison = compare_versions(knowledge.catalog, args.game, args.lang, args.old, args.new,
+                                  knowledge.forced, scope)
+    if args.json:
+        print(json.dumps(comparison_record(comparison), ensure_ascii=False, indent=2))
+    else:
+        print(comparison_text(comparison, args.color, args.all))
+    return 0
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    knowledge = open_knowledge(args)
+    number = parse_rule(args.rule)
+    require_rule(knowledge, number, args.game)
+    story = explain_rule(knowledge, args.game, number, args.corpus)
+    if args.json:
+        print(json.dumps(story_record(story), ensure_ascii=False, indent=2))
+    else:
+        print(story_text(story, args.color))
+    return 0

@@ -1,0 +1,114 @@
+"""Commands that read or change the corpus itself: ingest, parse, add."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rules_kb.ask.add import commit_addition, plan_addition
+from rules_kb.errors import SourceError
+from rules_kb.ingest.decode import decode_document
+from rules_kb.ingest.detect import describe_file
+from rules_kb.ingest.pipeline import ingest_corpus, parse_bytes
+from rules_kb.render.output import write_atomically
+from rules_kb.render.textformat import (
+    model_lines,
+    summarise,
+)
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    ingest = commands.add_parser(
+        "ingest", help="parse every corpus document and report counts, accounting and anomalies",
+        description="Parse every document in the corpus manifest. Prints one line per document: "
+        "rules, examples, terms, anomalies, residue characters and the share of non-whitespace "
+        "characters accounted for.",
+    )
+    ingest.add_argument("--json", type=Path, metavar="PATH",
+                        help="write the model as JSON Lines (one record per rule text, term and anomaly)")
+    ingest.add_argument("--only", action="append", metavar="ID", help="ingest only this document id (repeatable)")
+    ingest.add_argument("--anomalies", action="store_true", help="also print every anomaly, one per line")
+    ingest.set_defaults(handler=run_ingest)
+
+    parse = commands.add_parser(
+        "parse", help="parse one file outside the corpus (format, encoding, languages detected)",
+        description="Decode and parse one file without touching the corpus: the format is detected "
+        "from the text unless --format is given. Prints the same summary line as ingest.",
+    )
+    parse.add_argument("file", type=Path)
+    parse.add_argument("--format", dest="format_name", metavar="FORMAT", help="skip detection; use this format")
+    parse.add_argument("--game", choices=("dm", "mtg"))
+    parse.add_argument("--lang", choices=("ja", "en"))
+    parse.add_argument("--json", action="store_true", help="print the model as JSON Lines instead of a summary")
+    parse.add_argument("--anomalies", action="store_true", help="also print every anomaly, one per line")
+    parse.set_defaults(handler=run_parse)
+
+    add = commands.add_parser(
+        "add", help="add a release to the corpus: detect, check, copy byte for byte, record, ingest",
+        description="Detect the file's format, encoding, game, languages, version and date from the text "
+        "(flags override; a flag that contradicts the text is an error naming both), refuse duplicates, "
+        "copy the file into the corpus, append its manifest entry, and report what it holds and what "
+        "changed against the previous version. Nothing is written if anything fails.")
+    add.add_argument("file", type=Path)
+    add.add_argument("--game", choices=("dm", "mtg"))
+    add.add_argument("--lang", choices=("ja", "en"))
+    add.add_argument("--format", dest="format_name", metavar="FORMAT", help="skip format detection")
+    add.add_argument("--version", help="version label (Magic: the file's release date, e.g. 2024-11-08)")
+    add.add_argument("--date", help="effective date YYYY-MM-DD")
+    add.set_defaults(handler=run_add)
+
+
+def run_ingest(args: argparse.Namespace) -> int:
+    results = ingest_corpus(args.corpus, args.only)
+    for item in results:
+        print(summarise(item))
+        if args.anomalies:
+            for anomaly in item.parsed.anomalies:
+                print(f"  {anomaly.describe()}")
+    incomplete = [r.parsed.meta.id for r in results if not r.accounting.complete]
+    if args.json is not None:
+        write_atomically(args.json, model_lines(results))
+    if incomplete:
+        print(f"Error: accounting incomplete for {', '.join(incomplete)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def run_parse(args: argparse.Namespace) -> int:
+    path: Path = args.file
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SourceError(str(path), f"cannot read: {exc.strerror}") from None
+    text = decode_document(data, str(path)).text
+    meta = describe_file(path, data, text, format_name=args.format_name, game=args.game,
+                         languages=(args.lang,) if args.lang else None)
+    item = parse_bytes(data, meta)
+    if args.json:
+        for line in model_lines([item]):
+            print(line)
+    else:
+        print(f"{summarise(item)} [format {meta.format}, {item.decoded.encoding}, {item.decoded.line_ends}]")
+    if args.anomalies:
+        for anomaly in item.parsed.anomalies:
+            print(f"  {anomaly.describe()}")
+    return 0 if item.accounting.complete else 1
+
+
+def run_add(args: argparse.Namespace) -> int:
+    addition = plan_addition(args.corpus, args.file, game=args.game, lang=args.lang, format_name=args.format_name,
+                             version=args.version, date=args.date)
+    commit_addition(args.corpus, addition)
+    meta, item = addition.meta, addition.item
+    kinds = sorted({v.kind for v in item.parsed.versions if v.label == meta.versions[0]})
+    print(f"added {meta.id} as {meta.file}: format {meta.format}, {item.decoded.encoding} {item.decoded.line_ends}, "
+          f"{meta.game} {'+'.join(meta.languages)}, version {meta.versions[0]}"
+          + (f" ({meta.dates[0]})" if meta.dates else "") + f", {'/'.join(kinds) or 'unversioned'}")
+    print(f"  {summarise(item).split(': ', 1)[1]}")
+    if addition.changes is not None:
+        counts = ", ".join(f"{n} {k}" for k, n in addition.changes.counts().items())
+        print(f"  against {addition.previous}: {counts}")
+    else:
+        print("  no earlier complete version of this game and language to compare with")
+    return 0
