@@ -203,3 +203,14 @@ def _letters_between(first: str, last: str, skip_letters: str) -> list[str]:
     """Letters from ``first`` to ``last``; skipped letters are kept only as endpoints."""
     letters = [chr(code) for code in range(ord(first), ord(last) + 1)]
     return [letter for letter in letters if letter not in skip_letters or letter in (first, last)]
+
+
+def cited_numbers(text: str, *, game: str | None = None) -> tuple[str, ...]:
+    """Canonical rule numbers ``text`` cites, in order of first mention, without repeats.
+
+    The form every parser stores in ``Residue.cites``; a ``game`` this grammar does not know
+    (a document without one) reads ranges the Magic way, as ``None`` does.
+    """
+    known = game if game in _GAMES else None
+    numbers = (str(number) for ref in find_references(text, game=known) for number in ref.numbers)
+    return tuple(dict.fromkeys(numbers))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rules_kb import refs
 from rules_kb.errors import MalformedRuleNumber
 from rules_kb.numbers import RuleNumber
 from rules_kb.sources.common import NUMBER_AT_START
@@ -33,9 +34,6 @@ EXAMPLE_LABEL = re.compile(r"^\s*例[:：]\s*")
 # Change descriptions are written in the past tense; rule texts never are (Ver.1.48 has no
 # ました。 at all), so a numbered line saying ました is commentary about that rule.
 _PAST_TENSE = "ました"
-
-# Cited rule numbers inside prose: 506.3d, 509.3. (a bare section needs a line start).
-_CITED = re.compile(r"(?<![0-9.])\d{3}\.\d{1,3}[a-zA-Z]?(?![0-9])")
 
 # The index page: links to PDFs and news items, with dates under them.
 _NAV_ITEM = re.compile(r"^-(?:\s.*)?$")
@@ -114,14 +112,12 @@ def is_change_description(rest: str) -> bool:
     return _PAST_TENSE in rest or rest.startswith("→")
 
 
-def cited_numbers(text: str, leading: RuleNumber | None = None) -> tuple[str, ...]:
-    """Canonical rule numbers a prose line cites, the leading one first, without repeats."""
-    found = [str(leading)] if leading is not None else []
-    for raw in _CITED.findall(text):
-        canonical = str(RuleNumber.parse(raw))
-        if canonical not in found:
-            found.append(canonical)
-    return tuple(found)
+def cited_numbers(text: str, leading: RuleNumber | None, game: str) -> tuple[str, ...]:
+    """Canonical rule numbers a prose line cites (the one reference grammar), the leading one
+    first: a line led by a bare section (``509. …``) is about that section though no
+    reference expression names it."""
+    found = (str(leading),) if leading is not None else ()
+    return tuple(dict.fromkeys(found + refs.cited_numbers(text, game=game)))
 
 
 def prose_kind(stripped: str) -> str:

@@ -157,7 +157,7 @@ class _NoticeReader:
         else:
             self._flush_pending()
             kind = self._prose_kind(stripped)
-            cites = shape.cited_numbers(stripped, numbered.number if numbered else None)
+            cites = shape.cited_numbers(stripped, numbered.number if numbered else None, self.meta.game or "dm")
             self._residue(stripped, span, kind, cites)
             self.prose_kind = kind
 

@@ -15,7 +15,6 @@ from datetime import date
 from rules_kb.errors import MalformedRuleNumber
 from rules_kb.model import Example, ParsedDocument, RuleText
 from rules_kb.numbers import RuleNumber, fold_width, number_quirks
-from rules_kb.refs import find_references
 
 # Lines the wiki's skin prints around every page; never content.
 CHROME_LINES = frozenset(
@@ -88,11 +87,6 @@ def detect_language(texts: list[str], default: str) -> str:
     if letters == 0:
         return default
     return "ja" if len(_JAPANESE.findall(joined)) / letters >= 0.2 else "en"
-
-
-def cited_rules(text: str, game: str) -> tuple[str, ...]:
-    """Rule numbers a prose passage refers to (the project's one reference grammar), in order."""
-    return tuple(str(number) for ref in find_references(text, game=game) for number in ref.numbers)
 
 
 def example_from(text: str, start: int, end: int) -> Example | None:

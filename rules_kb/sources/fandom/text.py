@@ -30,13 +30,13 @@ from itertools import pairwise
 
 from rules_kb.errors import ParseError
 from rules_kb.model import DocumentMeta, Heading, ParsedDocument, Residue, RuleText, Version
+from rules_kb.refs import cited_numbers
 from rules_kb.sources.common import NUMBER_AT_START, Line, iter_lines, trim_span
 from rules_kb.sources.fandom.shared import (
     CHROME_LINES,
     EXAMPLE,
     LICENSE,
     NumberFiler,
-    cited_rules,
     detect_language,
     example_from,
     is_complete,
@@ -275,7 +275,7 @@ class _PageParser:
         if kind is None:
             kind = "unknown"
             self.parsed.anomaly(line.start, "unclassified-line", repr(stripped[:60]), "kept as residue 'unknown'")
-        cites = cited_rules(stripped, self.parsed.meta.game) if kind == "commentary" else ()
+        cites = cited_numbers(stripped, game=self.parsed.meta.game) if kind == "commentary" else ()
         self.parsed.residue.append(Residue(stripped, [span], kind, cites=cites))
 
     def _name_edition(self, edition: re.Match[str], position: int) -> None:

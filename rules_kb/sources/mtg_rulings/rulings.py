@@ -28,6 +28,7 @@ from datetime import date, datetime
 from rules_kb.errors import MalformedRuleNumber, ParseError
 from rules_kb.model import DocumentMeta, Example, ParsedDocument, Residue, RuleText, Span, Version
 from rules_kb.numbers import RuleNumber, number_quirks
+from rules_kb.refs import cited_numbers
 from rules_kb.sources.common import Line, iter_lines
 
 _RELEASE = re.compile(r"^This search based on the (?P<date>[A-Z][a-z]+ \d{1,2}, \d{4}) release of the Rulings\.$")
@@ -37,7 +38,6 @@ _NOTE = re.compile(r"^- Note - ")
 _EXAMPLE = re.compile(r"^Example:\s*")
 _TAG = re.compile(r"\s*\[CompRules (?P<y>\d{4})/(?P<m>\d{2})/(?P<d>\d{2})\]$")
 _TAG_ANYWHERE = re.compile(r"\[CompRules \d{4}/\d{2}/\d{2}\]")
-_CITE = re.compile(r"\b[Rr]ules? (?P<number>\d{3}(?:\.\d{1,3}[a-z]?)?)")
 
 
 def sniff(text: str) -> int:
@@ -172,7 +172,7 @@ class _RulingsReader:
         self.rule.examples.append(Example(text, spans))
 
     def _note(self, text: str, spans: list[Span]) -> None:
-        cites = tuple(dict.fromkeys(str(RuleNumber.parse(m["number"])) for m in _CITE.finditer(text)))
+        cites = cited_numbers(text, game=self.meta.game or "mtg")
         self.parsed.residue.append(Residue(text, spans, "commentary", cites=cites))
         self.rule = None
 

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 
 from rules_kb.model import Span
 from rules_kb.numbers import RuleNumber, fold_width
-from rules_kb.refs import find_references
 from rules_kb.sources.common import trim_span
 
 _TAG = re.compile(r"&tag\((?P<args>[^()\n]*)\);")
@@ -156,25 +155,8 @@ def is_marked_red(raw: str) -> bool:
     return _RED.search(raw) is not None
 
 
-def find_cites(readable: str, game: str) -> tuple[str, ...]:
-    """Rule numbers a passage cites (the project's one reference grammar), without repeats."""
-    numbers = (
-        str(number)
-        for ref in find_references(readable, game=game if game in ("dm", "mtg") else None)
-        for number in ref.numbers
-    )
-    return _unique(numbers)
-
-
 def leading_cite(readable: str) -> tuple[str, ...]:
     """The number a contents entry starts with (``100.ゲームに必要なもの`` → ``100``)."""
     match = _LEADING_NUMBER.match(fold_width(readable))
     return (str(RuleNumber.parse(match[1])),) if match else ()
 
-
-def _unique(values) -> tuple[str, ...]:
-    seen: list[str] = []
-    for value in values:
-        if value not in seen:
-            seen.append(value)
-    return tuple(seen)

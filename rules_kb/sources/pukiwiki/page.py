@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from rules_kb.errors import ParseError
 from rules_kb.model import DocumentMeta, Heading, ParsedDocument, Residue, Version
 from rules_kb.numbers import fold_width
+from rules_kb.refs import cited_numbers
 from rules_kb.sources.pukiwiki.inline import (
     Carved,
     carve,
-    find_cites,
     is_marked_red,
     leading_cite,
     render,
@@ -163,7 +163,7 @@ def emit_prose(
     if any(is_marked_red(raw) for raw in raws):
         marks.append(state.red_mark)
     kind = "contents" if state.in_contents else "commentary"
-    cites = leading_cite(text) if state.in_contents else find_cites(text, parsed.meta.game)
+    cites = leading_cite(text) if state.in_contents else cited_numbers(text, game=parsed.meta.game)
     spans = [span for c in carved for span in c.spans]
     parsed.residue.append(Residue(text, spans, kind, cites, tuple(marks), level))
     for piece in carved:
@@ -175,7 +175,7 @@ def emit_align(parsed: ParsedDocument, block: Block, state: PageState) -> None:
     carved = carve(parsed.text, line.start, line.end)
     text = render(carved.raw)
     kind = "meta" if _UPDATED.search(fold_width(text)) else "commentary"
-    parsed.residue.append(Residue(text, carved.spans, kind, find_cites(text, parsed.meta.game)))
+    parsed.residue.append(Residue(text, carved.spans, kind, cited_numbers(text, game=parsed.meta.game)))
     add_pieces(parsed, carved)
 
 
@@ -188,7 +188,7 @@ def emit_row(parsed: ParsedDocument, block: Block, state: PageState) -> None:
     else:
         marks = {"h": ("header",), "f": ("footer",)}.get(raw[-1].lower(), ())
         text = render_cells(raw)
-        parsed.residue.append(Residue(text, carved.spans, "table", find_cites(text, parsed.meta.game), marks))
+        parsed.residue.append(Residue(text, carved.spans, "table", cited_numbers(text, game=parsed.meta.game), marks))
     add_pieces(parsed, carved)
 
 
@@ -232,7 +232,7 @@ def emit_tag(parsed: ParsedDocument, block: Block, state: PageState) -> None:
     add_pieces(parsed, carved)
     if carved.spans:  # anything after the tag on its line is prose
         text = render(carved.raw)
-        parsed.residue.append(Residue(text, carved.spans, "commentary", find_cites(text, parsed.meta.game)))
+        parsed.residue.append(Residue(text, carved.spans, "commentary", cited_numbers(text, game=parsed.meta.game)))
 
 
 def emit_markup(parsed: ParsedDocument, block: Block, state: PageState) -> None:
@@ -244,7 +244,8 @@ def emit_markup(parsed: ParsedDocument, block: Block, state: PageState) -> None:
 def add_pieces(parsed: ParsedDocument, carved: Carved) -> None:
     """Footnotes and tags carved out of an element become residue of their own."""
     for note in carved.footnotes:
-        parsed.residue.append(Residue(note.text, [note.span], "footnote", find_cites(note.text, parsed.meta.game)))
+        cites = cited_numbers(note.text, game=parsed.meta.game)
+        parsed.residue.append(Residue(note.text, [note.span], "footnote", cites))
     for tag in carved.tags:
         parsed.residue.append(Residue(tag.text, [tag.span], "tag"))
 
