@@ -53,6 +53,12 @@ def test_second_release_is_compared_with_the_previous_one(cli, empty_corpus):
     assert code == 0
     line = out.splitlines()[-1]
     assert line.startswith("  against 2022-11-18: ") and " moved, " in line and " added, " in line
+    # One vocabulary: add and diff print the same counts for the same pair of releases.
+    code, diff_out, _ = cli("--corpus", str(empty_corpus), "diff", "--game", "mtg", "--lang", "en",
+                            "2022-11-18", "2024-11-08")
+    assert code == 0
+    assert diff_out.splitlines()[0] == "mtg en 2022-11-18 -> 2024-11-08: " + line.removeprefix("  against 2022-11-18: ")
+    assert " editorial, " in line and " substantive, " in line and "edited" not in line
 
 
 @pytest.mark.parametrize(("path", "flags", "message"), [

@@ -17,7 +17,7 @@ import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from rules_kb.compare.align import Alignment, align_pair
+from rules_kb.compare.changes import Comparison, compare_versions
 from rules_kb.errors import ManifestError, SourceError
 from rules_kb.ingest.corpus import MANIFEST, load_manifest
 from rules_kb.ingest.curated import load_forced_matches
@@ -41,7 +41,7 @@ class Addition:
     source: Path
     item: Ingested
     previous: str | None = None
-    changes: Alignment | None = None
+    changes: Comparison | None = None  # against ``previous``, as ``diff`` reports it
 
 
 def _stated(item: Ingested) -> tuple[list[str], list[str]]:
@@ -114,7 +114,7 @@ def _unique_id(existing: list[DocumentMeta], base: str) -> str:
 
 def _compare_with_previous(corpus: Path, existing: list[DocumentMeta], addition: Addition,
                            same_release_check: bool) -> None:
-    """Align the new release with the newest complete one before it, same game and language.
+    """Compare the new release with the newest complete one before it, same game and language.
 
     Without an explicit ``--version``, a release whose stated date equals a complete release
     already held (under another label) is refused as the same release with other bytes.
@@ -145,7 +145,7 @@ def _compare_with_previous(corpus: Path, existing: list[DocumentMeta], addition:
     if not older:
         return
     addition.previous = older[-1]
-    addition.changes = align_pair(catalog, meta.game, lang, older[-1], label, tuple(load_forced_matches(corpus)))
+    addition.changes = compare_versions(catalog, meta.game, lang, older[-1], label, load_forced_matches(corpus))
 
 
 def commit_addition(corpus: Path, addition: Addition) -> None:

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+from rules_kb.compare.kinds import ADDED, IN_PLACE, MOVED, PLACEMENTS, REMOVED, SPLIT, count_kinds
 from rules_kb.compare.similarity import Vectors, comparable_text
 from rules_kb.ingest.curated import ForcedMatch
 from rules_kb.kb.catalog import Catalog
@@ -38,7 +38,8 @@ MOVE_THRESHOLD = 0.45
 
 @dataclass(frozen=True)
 class Pair:
-    """One row of an alignment. ``kind``: unchanged, edited, moved, split, added, removed.
+    """One row of an alignment. ``kind`` is a placement (``compare.kinds``): in-place, moved,
+    split, added, removed; what happened to the text is the comparison's business.
 
     ``split``: no rule continues the old one as such (none was paired with it), but its
     sentences are found in ``targets``, rules that continue other rules or are new (Magic's
@@ -75,8 +76,7 @@ class Alignment:
     notes: list[str] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
-        counts = Counter(p.kind for p in self.pairs)
-        return {k: counts.get(k, 0) for k in ("unchanged", "edited", "moved", "split", "added", "removed")}
+        return count_kinds((p.kind for p in self.pairs), PLACEMENTS)
 
     def pair_for_old(self, number: RuleNumber) -> Pair | None:
         return next((p for p in self.pairs if p.old_number == number), None)
@@ -165,12 +165,12 @@ def align_pair(catalog: Catalog, game: str, lang: str, old_label: str, new_label
         _find_splits(alignment, old, new, left, vectors, lang)
     for number in sorted(left):
         if alignment.new_complete:
-            alignment.pairs.append(Pair("removed", old[number], None, 0.0))
+            alignment.pairs.append(Pair(REMOVED, old[number], None, 0.0))
         else:
             alignment.unknown_old.append(number)
     for number in sorted(right):
         if alignment.old_complete:
-            alignment.pairs.append(Pair("added", None, new[number], 0.0))
+            alignment.pairs.append(Pair(ADDED, None, new[number], 0.0))
         else:
             alignment.unknown_new.append(number)
     alignment.pairs.sort(key=_pair_order)
@@ -197,15 +197,15 @@ def _compose(steps: list[Alignment]) -> Alignment:
         if pair.new is None:  # removed, or split at some step: follow its targets to the last version
             step = next(i for i, mapping in enumerate(forward) if mapping.get(pair.old_number) is pair)
             targets = _follow(pair.targets, forward[step + 1:])
-            kind = pair.kind if targets or pair.kind == "removed" else "removed"
+            kind = pair.kind if targets or pair.kind == REMOVED else REMOVED
             result.pairs.append(Pair(kind, start.old, None, pair.similarity, forced, targets))
             continue
         reached.add(pair.new_number)
-        kind = _classify(start.old, pair.new, similarity)
+        kind = _placement(start.old, pair.new)
         result.pairs.append(Pair(kind, start.old, pair.new, similarity, forced))
     for pair in last.pairs:
         if pair.new is not None and pair.new_number not in reached:
-            result.pairs.append(Pair("added", None, pair.new, 0.0))
+            result.pairs.append(Pair(ADDED, None, pair.new, 0.0))
     result.notes = sorted({note for step in steps for note in step.notes})
     return result
 
@@ -243,12 +243,8 @@ def _pair_order(pair: Pair) -> tuple:
     return (number.sort_key(), pair.new_number.sort_key() if pair.new_number else (0, 0, ""))
 
 
-def _classify(old: RuleText, new: RuleText, similarity: float) -> str:
-    if old.number != new.number:
-        return "moved"
-    same = comparable_text(old) == comparable_text(new) and [e.text for e in old.examples] == [
-        e.text for e in new.examples]
-    return "unchanged" if same else "edited"
+def _placement(old: RuleText, new: RuleText) -> str:
+    return IN_PLACE if old.number == new.number else MOVED
 
 
 def _apply_forced(alignment: Alignment, forced: list[ForcedMatch], old: dict, new: dict,
@@ -274,7 +270,7 @@ def _apply_forced(alignment: Alignment, forced: list[ForcedMatch], old: dict, ne
                     f"forced match {match.old} -> {match.new} changes nothing (paired automatically)")
         left.discard(match.old)
         right.discard(match.new)
-        kind = _classify(old[match.old], new[match.new], similarity)
+        kind = _placement(old[match.old], new[match.new])
         alignment.pairs.append(Pair(kind, old[match.old], new[match.new], similarity, forced=True))
 
 
@@ -327,7 +323,7 @@ def _place_at_expected(alignment: Alignment, old: dict, new: dict, left: set, ri
             left.discard(number)
             right.discard(target)
             mapped[number] = target
-            alignment.pairs.append(Pair(_classify(old[number], new[target], similarity),
+            alignment.pairs.append(Pair(_placement(old[number], new[target]),
                                         old[number], new[target], similarity))
 
 
@@ -361,7 +357,7 @@ def _match_moves(alignment: Alignment, old: dict, new: dict, left: set, right: s
         if number in left and candidate in right:
             left.discard(number)
             right.discard(candidate)
-            alignment.pairs.append(Pair(_classify(old[number], new[candidate], -negative),
+            alignment.pairs.append(Pair(_placement(old[number], new[candidate]),
                                         old[number], new[candidate], -negative))
 
 
@@ -411,4 +407,4 @@ def _find_splits(alignment: Alignment, old: dict, new: dict, left: set, vectors:
                     targets.append(best)
         if targets:
             left.discard(number)
-            alignment.pairs.append(Pair("split", old[number], None, min(scores), targets=tuple(targets)))
+            alignment.pairs.append(Pair(SPLIT, old[number], None, min(scores), targets=tuple(targets)))

@@ -1,8 +1,9 @@
 """What changed between two versions: alignment rows with token diffs and a class each.
 
-A row's class is ``unchanged``, ``editorial`` (spelling only: Sudachi normalised forms equal,
-typo fixes, hyphenation), ``substantive``, ``moved`` (renumbered; with its own text class),
-``added`` or ``removed``. Examples are compared too: an example changed is a change.
+A row's kind (the vocabulary of ``compare.kinds``) is ``unchanged``, ``editorial`` (spelling
+only: Sudachi normalised forms equal, typo fixes, hyphenation), ``substantive``, ``moved``
+(renumbered; with its own text class), ``split``, ``added`` or ``removed``.
+Examples are compared too: an example changed is a change.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 
 from rules_kb.compare.align import Alignment, Pair, Scope, align_versions
 from rules_kb.compare.diff import TokenDiff, diff_tokens
+from rules_kb.compare.kinds import IN_PLACE, ROW_KINDS, count_kinds
 from rules_kb.compare.similarity import comparable_text
 from rules_kb.ingest.curated import ForcedMatch
 from rules_kb.kb.catalog import Catalog
@@ -38,9 +40,8 @@ class RowChange:
 
     @property
     def kind(self) -> str:
-        if self.pair.kind in ("added", "removed", "moved", "split"):
-            return self.pair.kind
-        return self.text_class
+        """The text class of a rule kept in place, else where it went (``compare.kinds``)."""
+        return self.text_class if self.pair.kind == IN_PLACE else self.pair.kind
 
 
 @dataclass
@@ -49,10 +50,7 @@ class Comparison:
     rows: list[RowChange]
 
     def counts(self) -> dict[str, int]:
-        counts = {k: 0 for k in ("unchanged", "editorial", "substantive", "moved", "split", "added", "removed")}
-        for row in self.rows:
-            counts[row.kind] += 1
-        return counts
+        return count_kinds((row.kind for row in self.rows), ROW_KINDS)
 
 
 def compare_versions(catalog: Catalog, game: str, lang: str, old: str, new: str,
