@@ -15,6 +15,12 @@ from rules_kb.numbers import RuleNumber
 Span = tuple[int, int]
 
 
+def span_extent(spans: list[Span]) -> list[int]:
+    """``[start, end]`` from a record's first span to its last: the one range JSON and the
+    graph give for a record that may be cut into pieces (a hard-wrapped paragraph)."""
+    return [spans[0][0], spans[-1][1]]
+
+
 @dataclass(frozen=True)
 class DocumentMeta:
     """One manifest entry: what a corpus file is and how to read it."""
@@ -30,6 +36,15 @@ class DocumentMeta:
     dates: tuple[str, ...] = ()
     source: str = ""
     note: str = ""
+
+
+# Change notices print the text they replace; its version is labelled "before-<notice date>".
+BEFORE = "before-"
+
+
+def before_label(after: str) -> str:
+    """The version label of the text a change notice replaces: ``before-2021-09-07``."""
+    return BEFORE + after
 
 
 @dataclass(frozen=True)
@@ -84,7 +99,7 @@ class RuleText:
             "truncated": self.truncated,
             "written_as": self.written_as,
             "document": self.document,
-            "span": [self.spans[0][0], self.spans[-1][1]],
+            "span": span_extent(self.spans),
         }
 
 

@@ -34,7 +34,8 @@ SUDACHI_MAX_BYTES = 49_149
 # stays one token. Anything else that is not whitespace is a token of one character:
 # "non-active" is non, -, active.
 _EN_TOKEN = re.compile(r"[^\W_]+(?:(?:['\u2018\u2019]|(?<=\d)[.,](?=\d))[^\W_]+)*|\S")
-_QUOTE_FOLD = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"'})
+# Typographic quotes and their ASCII forms: tokens fold them, the diff names the change "quotes".
+QUOTE_FOLD = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"'})
 _LATIN_WORD = re.compile(r"[A-Za-z0-9'\-.,]+")
 # Where a long text may be cut before Sudachi sees it, best first.
 _CUT_POINTS = (re.compile(r"\n"), re.compile(r"[。．.!?！？]"), re.compile(r"\s"))
@@ -83,7 +84,7 @@ def fold_latin(surface: str) -> str:
     """The normalized form of an English word: NFKC, ASCII quotes, lower case."""
     if surface.isascii():  # nearly every English token: NFKC and the quote fold change nothing
         return surface.lower()
-    return unicodedata.normalize("NFKC", surface).translate(_QUOTE_FOLD).lower()
+    return unicodedata.normalize("NFKC", surface).translate(QUOTE_FOLD).lower()
 
 
 def _tokenize_english(text: str) -> list[Token]:

@@ -13,13 +13,12 @@ import os
 import re
 import shutil
 import tempfile
-import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rules_kb.compare.changes import Comparison, compare_versions
 from rules_kb.errors import ManifestError, SourceError
-from rules_kb.ingest.corpus import MANIFEST, load_manifest
+from rules_kb.ingest.corpus import MANIFEST, load_manifest, read_toml
 from rules_kb.ingest.curated import load_forced_matches
 from rules_kb.ingest.decode import decode_document
 from rules_kb.ingest.detect import describe_file
@@ -176,10 +175,7 @@ def commit_addition(corpus: Path, addition: Addition) -> None:
 
 def load_manifest_text_check(path: Path) -> None:
     """Refuse to install a manifest that would not load back."""
-    try:
-        tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ManifestError(str(path), f"the new manifest would not parse: {exc}") from None
+    read_toml(path, missing="the new manifest was not written")
 
 
 def _toml(value) -> str:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from rules_kb.ask.knowledge import Knowledge
 from rules_kb.errors import MalformedRuleNumber, RuleNotFound
+from rules_kb.ingest.corpus import LANGUAGES
 from rules_kb.kb.catalog import Catalog
 from rules_kb.kb.graph import doc_id, rule_id, text_id
 from rules_kb.model import RuleText
@@ -63,7 +64,7 @@ def history(knowledge: Knowledge, number: RuleNumber, game: str | None = None,
     catalog = knowledge.catalog
     out = []
     for found_game in require_rule(knowledge, number, game):
-        for language in ("ja", "en"):
+        for language in LANGUAGES:
             if lang and language != lang:
                 continue
             for label in catalog.version_labels(found_game, language):

@@ -8,7 +8,6 @@ nothing about any particular rule is written in code.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
@@ -16,8 +15,9 @@ from pathlib import Path
 from rules_kb.ask.knowledge import Knowledge
 from rules_kb.compare.align import Scope
 from rules_kb.compare.changes import Comparison, compare_versions
-from rules_kb.errors import ManifestError
+from rules_kb.ingest.corpus import LANGUAGES, read_toml
 from rules_kb.kb.graph import doc_id, rule_id, text_id
+from rules_kb.model import BEFORE, before_label, span_extent
 from rules_kb.numbers import RuleNumber
 
 CORRESPONDENCES = "correspondences.toml"
@@ -48,13 +48,7 @@ class Story:
 
 
 def load_correspondences(corpus: Path) -> list[Correspondence]:
-    path = corpus / CORRESPONDENCES
-    if not path.exists():
-        return []
-    try:
-        entries = tomllib.loads(path.read_text(encoding="utf-8")).get("correspondence", [])
-    except tomllib.TOMLDecodeError as exc:
-        raise ManifestError(str(path), f"invalid TOML: {exc}") from None
+    entries = read_toml(corpus / CORRESPONDENCES).get("correspondence", [])
     out = []
     for entry in entries:
         old, new = entry["old"], entry["new"]
@@ -70,7 +64,7 @@ def versions_holding(knowledge: Knowledge, game: str, lang: str, scope: Scope) -
     """Version labels (oldest first) that hold at least one rule in the scope."""
     catalog = knowledge.catalog
     return [label for label in catalog.version_labels(game, lang)
-            if not label.startswith("before-") and any(scope.contains(n) for n in catalog.rules_in(game, lang, label))]
+            if not label.startswith(BEFORE) and any(scope.contains(n) for n in catalog.rules_in(game, lang, label))]
 
 
 def explain_rule(knowledge: Knowledge, game: str, number: RuleNumber, corpus: Path) -> Story:
@@ -182,7 +176,7 @@ def _commentary(knowledge: Knowledge, game: str, scope: Scope, notices: list[dic
 
 def _passage(document: str, item) -> dict:
     return {"document": document, "text": item.text, "level": item.level, "marks": list(item.marks),
-            "span": [item.spans[0][0], item.spans[-1][1]]}
+            "span": span_extent(item.spans)}
 
 
 def _gaps(knowledge: Knowledge, game: str, scope: Scope, notices: list[dict]) -> list[str]:
@@ -191,10 +185,10 @@ def _gaps(knowledge: Knowledge, game: str, scope: Scope, notices: list[dict]) ->
     gaps = []
     for date in sorted({n["date"] for n in notices if n["date"]}):
         documents = ", ".join(n["document"] for n in notices if n["date"] == date)
-        langs = [lang for lang in ("ja", "en") if any(
+        langs = [lang for lang in LANGUAGES if any(
             scope.contains(n) for label in catalog.version_labels(game, lang)
             for n in catalog.rules_in(game, lang, label)
-            if (catalog.versions[(game, lang, label)].date or "9999") < date or label == f"before-{date}")]
+            if (catalog.versions[(game, lang, label)].date or "9999") < date or label == before_label(date))]
         if "ja" not in langs:
             older_en = [label for label in versions_holding(knowledge, game, "en", scope)]
             where = f"; the older structure survives only in the English translation ({', '.join(older_en)})" \

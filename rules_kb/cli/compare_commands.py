@@ -15,6 +15,7 @@ from rules_kb.cli.common import open_knowledge
 from rules_kb.compare.align import Scope
 from rules_kb.compare.changes import compare_versions
 from rules_kb.errors import RuleNotFound, UsageError
+from rules_kb.ingest.corpus import GAMES, LANGUAGES
 from rules_kb.render.textformat import (
     comparison_record,
     comparison_text,
@@ -31,8 +32,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         "notices) are compared only on what they contain.")
     diff.add_argument("old", help="old version label, e.g. 2008-10-01 or 1.38")
     diff.add_argument("new", help="new version label")
-    diff.add_argument("--game", choices=("dm", "mtg"), required=True)
-    diff.add_argument("--lang", choices=("ja", "en"), required=True)
+    diff.add_argument("--game", choices=GAMES, required=True)
+    diff.add_argument("--lang", choices=LANGUAGES, required=True)
     where = diff.add_mutually_exclusive_group()
     where.add_argument("--rule", help="only this rule and its subrules (e.g. 509)")
     where.add_argument("--section", type=int, metavar="N", help="only chapter N (e.g. 5 for rules 500-599)")
@@ -47,7 +48,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "diffs, translation drift, old-to-new correspondences across rewrites, change notices, the commentary "
         "explaining them, and what the corpus does not hold.")
     explain.add_argument("rule")
-    explain.add_argument("--game", choices=("dm", "mtg"), default="dm")
+    explain.add_argument("--game", choices=GAMES, default="dm")
     explain.add_argument("--color", action="store_true")
     explain.add_argument("--json", action="store_true")
     explain.set_defaults(handler=run_explain)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from rules_kb.ask.add import commit_addition, plan_addition
 from rules_kb.errors import SourceError
+from rules_kb.ingest.corpus import GAMES, LANGUAGES
 from rules_kb.ingest.decode import decode_document
 from rules_kb.ingest.detect import describe_file
 from rules_kb.ingest.pipeline import ingest_corpus, parse_bytes
@@ -38,8 +39,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     parse.add_argument("file", type=Path)
     parse.add_argument("--format", dest="format_name", metavar="FORMAT", help="skip detection; use this format")
-    parse.add_argument("--game", choices=("dm", "mtg"))
-    parse.add_argument("--lang", choices=("ja", "en"))
+    parse.add_argument("--game", choices=GAMES)
+    parse.add_argument("--lang", choices=LANGUAGES)
     parse.add_argument("--json", action="store_true", help="print the model as JSON Lines instead of a summary")
     parse.add_argument("--anomalies", action="store_true", help="also print every anomaly, one per line")
     parse.set_defaults(handler=run_parse)
@@ -51,8 +52,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         "copy the file into the corpus, append its manifest entry, and report what it holds and what "
         "changed against the previous version. Nothing is written if anything fails.")
     add.add_argument("file", type=Path)
-    add.add_argument("--game", choices=("dm", "mtg"))
-    add.add_argument("--lang", choices=("ja", "en"))
+    add.add_argument("--game", choices=GAMES)
+    add.add_argument("--lang", choices=LANGUAGES)
     add.add_argument("--format", dest="format_name", metavar="FORMAT", help="skip format detection")
     add.add_argument("--version", help="version label (Magic: the file's release date, e.g. 2024-11-08)")
     add.add_argument("--date", help="effective date YYYY-MM-DD")

@@ -16,6 +16,7 @@ from rules_kb.ask.query import (
     show,
 )
 from rules_kb.cli.common import open_knowledge
+from rules_kb.ingest.corpus import GAMES, LANGUAGES
 from rules_kb.render.textformat import format_text
 
 
@@ -23,9 +24,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     def rule_command(name: str, help_text: str, handler, *, filters: bool = True) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=help_text, description=help_text)
         sub.add_argument("rule", help="rule number, e.g. 507.2a (full-width digits accepted)")
-        sub.add_argument("--game", choices=("dm", "mtg"), help="only this game (default: every game with the number)")
+        sub.add_argument("--game", choices=GAMES, help="only this game (default: every game with the number)")
         if filters:
-            sub.add_argument("--lang", choices=("ja", "en"), help="only this language")
+            sub.add_argument("--lang", choices=LANGUAGES, help="only this language")
         sub.add_argument("--json", action="store_true", help="print JSON instead of text")
         sub.set_defaults(handler=handler)
         return sub

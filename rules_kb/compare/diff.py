@@ -49,7 +49,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
-from rules_kb.tokens import Token, fold_latin, tokenize
+from rules_kb.tokens import QUOTE_FOLD, Token, fold_latin, tokenize
 
 _RED, _GREEN, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[0m"
 _WHITESPACE = re.compile(r"\s+")
@@ -62,7 +62,6 @@ _EDITORIAL_PUNCTUATION_CATEGORIES = frozenset({"Po", "Ps", "Pe", "Pi", "Pf", "Pc
 _TRADEMARKS = frozenset("®™©")
 _JA_PUNCTUATION = str.maketrans({"。": ".", "、": ","})
 _CONTRACTIONS = re.compile(r"\b(?:can't|cannot|won't|(\w+)n't)\b")
-_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"'})
 _WHICH = re.compile(r"\bwhich\b")
 # Endings that turn one English word into another form of it: a change between two of
 # these on one stem (block-ed / block-er) is grammar, not a typo.
@@ -256,7 +255,7 @@ def _common_whitespace_suffix(a: str, b: str) -> str:
 _FOLDS: tuple[tuple[str, Callable[[str], str]], ...] = (
     ("width", lambda s: unicodedata.normalize("NFKC", _WHITESPACE.sub(" ", s))),
     ("punctuation", lambda s: s.translate(_JA_PUNCTUATION)),
-    ("quotes", lambda s: s.translate(_QUOTES)),
+    ("quotes", lambda s: s.translate(QUOTE_FOLD)),
     ("case", str.lower),
     ("contraction", lambda s: _CONTRACTIONS.sub(_expand_contraction, s)),
     ("hyphenation", lambda s: _HYPHENS.sub("", s)),

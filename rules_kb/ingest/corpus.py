@@ -16,15 +16,26 @@ KINDS = ("rules", "change-notice", "commentary", "rulings", "contents")
 _REQUIRED = ("id", "file", "sha256", "game", "languages", "format", "kind")
 
 
+def read_toml(path: Path, *, missing: str | None = None) -> dict:
+    """A TOML file of the corpus (manifest, curated data), every failure a ``ManifestError``.
+
+    A missing file reads as empty (curated files are optional) unless ``missing`` says why
+    it is required.
+    """
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        if missing is None:
+            return {}
+        raise ManifestError(str(path), missing) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ManifestError(str(path), f"invalid TOML: {exc}") from None
+
+
 def load_manifest(corpus: Path) -> list[DocumentMeta]:
     """Read ``corpus/manifest.toml``; every entry is checked for shape, not yet for bytes."""
     path = corpus / MANIFEST
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ManifestError(str(path), "manifest not found") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ManifestError(str(path), f"invalid TOML: {exc}") from None
+    data = read_toml(path, missing="manifest not found")
     entries = data.get("document", [])
     if not isinstance(entries, list):
         raise ManifestError(str(path), "'document' must be an array of tables")

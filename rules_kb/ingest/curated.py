@@ -7,11 +7,11 @@ rule numbers named actually exist and report the ones that do not.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from rules_kb.errors import MalformedRuleNumber, ManifestError
+from rules_kb.ingest.corpus import read_toml
 from rules_kb.numbers import RuleNumber
 
 ANALOGUES = "analogues.toml"
@@ -55,15 +55,6 @@ class ForcedMatch:
     evidence: str
 
 
-def _load(path: Path) -> dict:
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except tomllib.TOMLDecodeError as exc:
-        raise ManifestError(str(path), f"invalid TOML: {exc}") from None
-
-
 def _number(path: Path, index: int, raw: str | None) -> RuleNumber | None:
     if raw in (None, ""):
         return None
@@ -82,7 +73,7 @@ def _require(path: Path, index: int, entry: dict, keys: tuple[str, ...]) -> None
 def load_analogues(corpus: Path) -> list[Analogue]:
     path = corpus / ANALOGUES
     result = []
-    for i, entry in enumerate(_load(path).get("analogue", [])):
+    for i, entry in enumerate(read_toml(path).get("analogue", [])):
         _require(path, i, entry, ("dm", "mtg", "mtg_versions", "evidence"))
         result.append(Analogue(_number(path, i, entry["dm"]), _number(path, i, entry["mtg"]),
                                tuple(entry["mtg_versions"]), entry["evidence"]))
@@ -92,7 +83,7 @@ def load_analogues(corpus: Path) -> list[Analogue]:
 def load_terms(corpus: Path) -> list[CuratedTerm]:
     path = corpus / TERMS
     result = []
-    for i, entry in enumerate(_load(path).get("term", [])):
+    for i, entry in enumerate(read_toml(path).get("term", [])):
         _require(path, i, entry, ("game", "lang", "term", "defined_by", "evidence"))
         result.append(CuratedTerm(entry["game"], entry["lang"], entry["term"],
                                   _number(path, i, entry["defined_by"]), entry.get("since"),
@@ -103,7 +94,7 @@ def load_terms(corpus: Path) -> list[CuratedTerm]:
 def load_forced_matches(corpus: Path) -> list[ForcedMatch]:
     path = corpus / FORCED_MATCHES
     result = []
-    for i, entry in enumerate(_load(path).get("match", [])):
+    for i, entry in enumerate(read_toml(path).get("match", [])):
         _require(path, i, entry, ("game", "lang", "old_version", "new_version", "evidence"))
         if entry.get("old") in (None, "") and entry.get("new") in (None, ""):
             raise ManifestError(str(path), f"entry {i}: a match needs old, new or both")

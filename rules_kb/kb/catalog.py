@@ -11,10 +11,8 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from rules_kb.model import ParsedDocument, RuleText
+from rules_kb.model import BEFORE, ParsedDocument, RuleText
 from rules_kb.numbers import RuleNumber
-
-BEFORE = "before-"  # change notices label the text they replace "before-<notice date>"
 
 
 @dataclass

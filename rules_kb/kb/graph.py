@@ -25,7 +25,7 @@ import networkx as nx
 
 from rules_kb.ingest.curated import Analogue, CuratedTerm
 from rules_kb.kb.catalog import Catalog
-from rules_kb.model import RuleText
+from rules_kb.model import RuleText, span_extent
 from rules_kb.numbers import RuleNumber
 from rules_kb.refs import find_references
 
@@ -108,7 +108,7 @@ def _add_text(graph: nx.MultiDiGraph, rule: RuleText) -> None:
     graph.add_node(node, kind="text", game=rule.game, lang=rule.lang, version=rule.version, date=rule.date,
                    number=str(rule.number), title=rule.title, text=rule.text,
                    examples=[e.text for e in rule.examples], document=rule.document,
-                   span=[rule.spans[0][0], rule.spans[-1][1]], truncated=rule.truncated,
+                   span=span_extent(rule.spans), truncated=rule.truncated,
                    written_as=rule.written_as)
     graph.add_edge(node, ensure_rule(graph, rule.game, rule.number), kind="text_of")
     graph.add_edge(node, version_id(rule.game, rule.lang, rule.version), kind="in_version")

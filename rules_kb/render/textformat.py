@@ -12,7 +12,7 @@ from rules_kb.ask.story import Story
 from rules_kb.compare.changes import Comparison, RowChange
 from rules_kb.compare.diff import render_html, render_terminal
 from rules_kb.ingest.pipeline import Ingested
-from rules_kb.model import RuleText
+from rules_kb.model import RuleText, span_extent
 
 
 def _label(number) -> str:
@@ -178,7 +178,7 @@ def model_lines(results: Iterable[Ingested]) -> Iterable[str]:
         for term in parsed.terms:
             yield _dump({"record": "term", "game": term.game, "lang": term.lang, "version": term.version,
                          "term": term.term, "definition": term.definition, "document": parsed.meta.id,
-                         "span": [term.spans[0][0], term.spans[-1][1]]})
+                         "span": span_extent(term.spans)})
         for anomaly in parsed.anomalies:
             yield _dump({"record": "anomaly", "document": anomaly.document, "position": anomaly.position,
                          "code": anomaly.code, "message": anomaly.message, "decision": anomaly.decision})

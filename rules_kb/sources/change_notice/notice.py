@@ -35,7 +35,18 @@ import re
 from dataclasses import dataclass, field
 
 from rules_kb.errors import ParseError
-from rules_kb.model import DocumentMeta, Example, Heading, ParsedDocument, Residue, RuleText, Span, Version
+from rules_kb.model import (
+    BEFORE,
+    DocumentMeta,
+    Example,
+    Heading,
+    ParsedDocument,
+    Residue,
+    RuleText,
+    Span,
+    Version,
+    before_label,
+)
 from rules_kb.numbers import number_quirks
 from rules_kb.sources.change_notice import lines as shape
 from rules_kb.sources.common import Line, iter_lines
@@ -204,7 +215,7 @@ class _NoticeReader:
         rule = RuleText(
             game=self.meta.game or "dm",
             lang=self.meta.languages[0] if self.meta.languages else "ja",
-            version=f"before-{self.after_label}" if before else self.after_label,
+            version=before_label(self.after_label) if before else self.after_label,
             number=number,
             text="" if heading else text,
             document=self.meta.id,
@@ -351,8 +362,8 @@ class _NoticeReader:
         labels = [r.version for r in self.parsed.rules]
         if self.date is not None or self.after_label in labels:
             self.parsed.versions.append(Version(game, lang, self.after_label, self.date, "change-notice"))
-        if f"before-{self.after_label}" in labels:
-            self.parsed.versions.append(Version(game, lang, f"before-{self.after_label}", None, "change-notice"))
+        if before_label(self.after_label) in labels:
+            self.parsed.versions.append(Version(game, lang, before_label(self.after_label), None, "change-notice"))
         self._index_versions(game, lang)
 
     def _index_versions(self, game: str, lang: str) -> None:
@@ -375,7 +386,7 @@ class _NoticeReader:
             self.parsed.anomaly(0, "undated-notice", "no 変更点(YYYY.MM.DD) title", f"manifest date {self.date} used")
             for rule in self.parsed.rules:
                 rule.version = rule.version.replace("undated", self.date)
-                rule.date = None if rule.version.startswith("before-") else self.date
+                rule.date = None if rule.version.startswith(BEFORE) else self.date
         self._check_periods()
         self._check_truncation()
         self._versions()
