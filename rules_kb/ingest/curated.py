@@ -7,6 +7,7 @@ rule numbers named actually exist and report the ones that do not.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,38 +65,33 @@ def _number(path: Path, index: int, raw: str | None) -> RuleNumber | None:
         raise ManifestError(str(path), f"entry {index}: {exc}") from None
 
 
-def _require(path: Path, index: int, entry: dict, keys: tuple[str, ...]) -> None:
-    missing = [k for k in keys if k not in entry]
-    if missing:
-        raise ManifestError(str(path), f"entry {index}: missing {', '.join(missing)}")
+def _entries(path: Path, table: str, keys: tuple[str, ...]) -> Iterator[tuple[int, dict]]:
+    """The ``[[table]]`` entries of a curated file, each checked to hold ``keys``."""
+    for index, entry in enumerate(read_toml(path).get(table, [])):
+        missing = [k for k in keys if k not in entry]
+        if missing:
+            raise ManifestError(str(path), f"entry {index}: missing {', '.join(missing)}")
+        yield index, entry
 
 
 def load_analogues(corpus: Path) -> list[Analogue]:
     path = corpus / ANALOGUES
-    result = []
-    for i, entry in enumerate(read_toml(path).get("analogue", [])):
-        _require(path, i, entry, ("dm", "mtg", "mtg_versions", "evidence"))
-        result.append(Analogue(_number(path, i, entry["dm"]), _number(path, i, entry["mtg"]),
-                               tuple(entry["mtg_versions"]), entry["evidence"]))
-    return result
+    return [Analogue(_number(path, i, entry["dm"]), _number(path, i, entry["mtg"]),
+                     tuple(entry["mtg_versions"]), entry["evidence"])
+            for i, entry in _entries(path, "analogue", ("dm", "mtg", "mtg_versions", "evidence"))]
 
 
 def load_terms(corpus: Path) -> list[CuratedTerm]:
     path = corpus / TERMS
-    result = []
-    for i, entry in enumerate(read_toml(path).get("term", [])):
-        _require(path, i, entry, ("game", "lang", "term", "defined_by", "evidence"))
-        result.append(CuratedTerm(entry["game"], entry["lang"], entry["term"],
-                                  _number(path, i, entry["defined_by"]), entry.get("since"),
-                                  entry.get("translation"), entry["evidence"]))
-    return result
+    return [CuratedTerm(entry["game"], entry["lang"], entry["term"], _number(path, i, entry["defined_by"]),
+                        entry.get("since"), entry.get("translation"), entry["evidence"])
+            for i, entry in _entries(path, "term", ("game", "lang", "term", "defined_by", "evidence"))]
 
 
 def load_forced_matches(corpus: Path) -> list[ForcedMatch]:
     path = corpus / FORCED_MATCHES
     result = []
-    for i, entry in enumerate(read_toml(path).get("match", [])):
-        _require(path, i, entry, ("game", "lang", "old_version", "new_version", "evidence"))
+    for i, entry in _entries(path, "match", ("game", "lang", "old_version", "new_version", "evidence")):
         if entry.get("old") in (None, "") and entry.get("new") in (None, ""):
             raise ManifestError(str(path), f"entry {i}: a match needs old, new or both")
         result.append(ForcedMatch(entry["game"], entry["lang"], entry["old_version"], entry["new_version"],

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
-from rules_kb.model import Span
+from rules_kb.model import ParsedDocument, Span
 
 # A rule number at the start of a line as sources print it: ASCII or full-width digits,
 # optional rule and letter, optional trailing period. Used to *find* candidates; the
@@ -42,6 +43,30 @@ def iter_lines(text: str) -> Iterator[Line]:
     for piece in text.split("\n"):
         yield Line(start, piece)
         start += len(piece) + 1
+
+
+def iso_date(parts: tuple[str, ...]) -> str:
+    """``2021-09-07`` from the year, month and day a source printed (``2021.9.7``, ``2021/09/07``)."""
+    year, month, day = (int(part) for part in parts)
+    return f"{year:04d}-{month:02d}-{day:02d}"
+
+
+class LineReader(Protocol):
+    """A parser that classifies a document one line at a time, then settles what is pending."""
+
+    parsed: ParsedDocument
+
+    def read(self, line: Line) -> None: ...
+
+    def finish(self) -> None: ...
+
+
+def read_by_line(reader: LineReader) -> ParsedDocument:
+    """Feed every line of the reader's document to it, then let it finish."""
+    for line in iter_lines(reader.parsed.text):
+        reader.read(line)
+    reader.finish()
+    return reader.parsed
 
 
 def trim_span(text: str, start: int, end: int, offset: int = 0) -> Span:

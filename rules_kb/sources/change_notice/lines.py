@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from rules_kb import refs
 from rules_kb.errors import MalformedRuleNumber
 from rules_kb.numbers import RuleNumber
-from rules_kb.sources.common import NUMBER_AT_START
+from rules_kb.sources.common import NUMBER_AT_START, iso_date
 
 # Site chrome: the header menu and the footer of every page of dm.takaratomy.co.jp.
 CHROME_LINES = frozenset({"デュエル・マスターズ", "メニュー", "商品情報", "PAGE TOP"})
@@ -78,10 +78,7 @@ def marker_phase(stripped: str) -> str | None:
 def notice_date(stripped: str) -> str | None:
     """The ISO date of a 変更点(YYYY.MM.DD) title, or None."""
     match = NOTICE_TITLE.search(stripped)
-    if match is None:
-        return None
-    year, month, day = (int(g) for g in match.groups())
-    return f"{year:04d}-{month:02d}-{day:02d}"
+    return None if match is None else iso_date(match.groups())
 
 
 def read_numbered(stripped: str) -> NumberedLine | None:
@@ -145,10 +142,7 @@ def rulebook_version(stripped: str) -> str | None:
 def updated_date(stripped: str) -> str | None:
     """ISO date of an index line ``(最終更新日2025/04/18)``."""
     match = _UPDATED.match(stripped)
-    if match is None:
-        return None
-    year, month, day = (int(g) for g in match.groups())
-    return f"{year:04d}-{month:02d}-{day:02d}"
+    return None if match is None else iso_date(match.groups())
 
 
 def ends_sentence(stripped: str) -> bool:

@@ -49,7 +49,7 @@ from rules_kb.model import (
 )
 from rules_kb.numbers import number_quirks
 from rules_kb.sources.change_notice import lines as shape
-from rules_kb.sources.common import Line, iter_lines
+from rules_kb.sources.common import Line, read_by_line
 
 _QUIRK_CODES = {
     "full-width characters": "full-width-number",
@@ -81,11 +81,7 @@ def parse(text: str, meta: DocumentMeta) -> ParsedDocument:
     """Parse one decoded notice page into rules (before/after versions), headings and residue."""
     if sniff(text) < 10:
         raise ParseError(meta.file, "not an official Duel Masters change-notice page", 0)
-    reader = _NoticeReader(ParsedDocument(meta, text))
-    for line in iter_lines(text):
-        reader.read(line)
-    reader.finish()
-    return reader.parsed
+    return read_by_line(_NoticeReader(ParsedDocument(meta, text)))
 
 
 @dataclass

@@ -29,7 +29,7 @@ from rules_kb.errors import MalformedRuleNumber, ParseError
 from rules_kb.model import DocumentMeta, Example, ParsedDocument, Residue, RuleText, Span, Version
 from rules_kb.numbers import RuleNumber, number_quirks
 from rules_kb.refs import cited_numbers
-from rules_kb.sources.common import Line, iter_lines
+from rules_kb.sources.common import Line, read_by_line
 
 _RELEASE = re.compile(r"^This search based on the (?P<date>[A-Z][a-z]+ \d{1,2}, \d{4}) release of the Rulings\.$")
 _SECTION = re.compile(r"^(?P<number>\d{3}) - (?P<title>\S.*)$")
@@ -53,11 +53,7 @@ def parse(text: str, meta: DocumentMeta) -> ParsedDocument:
     """Parse one decoded rulings-search page into dated rule paragraphs, examples and residue."""
     if sniff(text) < 20:
         raise ParseError(meta.file, "not a Magic rulings-search text: no [CompRules YYYY/MM/DD] tag", 0)
-    reader = _RulingsReader(ParsedDocument(meta, text))
-    for line in iter_lines(text):
-        reader.read(line)
-    reader.finish()
-    return reader.parsed
+    return read_by_line(_RulingsReader(ParsedDocument(meta, text)))
 
 
 @dataclass

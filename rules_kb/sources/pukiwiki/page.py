@@ -20,6 +20,7 @@ from rules_kb.errors import ParseError
 from rules_kb.model import DocumentMeta, Heading, ParsedDocument, Residue, Version
 from rules_kb.numbers import fold_width
 from rules_kb.refs import cited_numbers
+from rules_kb.sources.common import iso_date
 from rules_kb.sources.pukiwiki.inline import (
     Carved,
     carve,
@@ -97,8 +98,7 @@ def _red_mark(text: str) -> str:
     legend = _RED_LEGEND.search(fold_width(text))
     if legend is None:
         return "red"
-    year, month, day = (int(part) for part in legend.groups())
-    return f"changed:{year:04d}-{month:02d}-{day:02d}"
+    return f"changed:{iso_date(legend.groups())}"
 
 
 def group_blocks(text: str, lines: list[SourceLine]) -> list[Block]:
@@ -307,8 +307,7 @@ def add_versions(parsed: ParsedDocument) -> None:
     for item in parsed.residue:
         updated = _UPDATED.search(fold_width(item.text))
         if item.kind == "meta" and updated:
-            year, month, day = (int(part) for part in updated.groups())
-            date = f"{year:04d}-{month:02d}-{day:02d}"
+            date = iso_date(updated.groups())
             break
     kind = "contents" if any(item.kind == "contents" for item in parsed.residue) else "excerpt"
     lang = parsed.meta.languages[0] if parsed.meta.languages else "ja"
