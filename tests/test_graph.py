@@ -6,7 +6,8 @@ from collections import Counter
 from itertools import pairwise
 
 from rules_kb.ask.query import analogues_of, citations_of, history
-from rules_kb.kb.graph import rule_id, text_id
+from rules_kb.compare.lineage import trace_lineage
+from rules_kb.kb.graph import build_graph, rule_id, text_id
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.export import graph_from_json, graph_to_json
 
@@ -167,3 +168,17 @@ def test_a_number_taken_over_in_one_step_starts_a_new_era(knowledge):
     assert not knowledge.graph.has_edge(text_id(planes), text_id(dungeons))
     moved = [d["new"] for _, _, d in knowledge.graph.out_edges(text_id(planes), data=True) if d["kind"] == "renumbered"]
     assert moved == ["310"]
+
+
+def test_lineage_is_decided_before_the_graph_and_drawn_as_is(knowledge):
+    """The era of 309 ends in 2022 in the lineage itself; the graph draws exactly its links."""
+    lineage = trace_lineage(knowledge.catalog, knowledge.forced)
+    links = {(text_id(a), text_id(b)) for a, b in lineage.successions}
+    planes = knowledge.catalog.text_of("mtg", "en", "2019-05-03", RuleNumber.parse("309"))
+    dungeons = knowledge.catalog.text_of("mtg", "en", "2022-11-18", RuleNumber.parse("309"))
+    assert (text_id(planes), text_id(dungeons)) not in links
+    assert [str(m.new.number) for m in lineage.moves if m.old is planes] == ["310"]
+    assert links == {(s, t) for s, t, _ in edges_of(knowledge.graph, "next_version")}
+    assert len(lineage.moves) == len(edges_of(knowledge.graph, "renumbered"))
+    bare, _ = build_graph(knowledge.catalog)
+    assert not edges_of(bare, "next_version") and not edges_of(bare, "renumbered")

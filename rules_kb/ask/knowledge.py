@@ -20,7 +20,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from rules_kb.compare.lineage import add_renumbered_edges
+from rules_kb.compare.lineage import trace_lineage
 from rules_kb.ingest.corpus import load_manifest, read_document_bytes
 from rules_kb.ingest.curated import (
     ANALOGUES,
@@ -63,9 +63,9 @@ def build_knowledge(corpus: Path) -> Knowledge:
     """Ingest the corpus and build the catalog and graph, with no cache."""
     ingested = ingest_corpus(corpus)
     catalog = build_catalog([item.parsed for item in ingested])
-    graph, unresolved = build_graph(catalog, load_analogues(corpus), load_terms(corpus))
     forced = load_forced_matches(corpus)
-    add_renumbered_edges(graph, catalog, forced)
+    lineage = trace_lineage(catalog, forced)
+    graph, unresolved = build_graph(catalog, load_analogues(corpus), load_terms(corpus), lineage)
     return Knowledge(catalog, graph, unresolved, forced)
 
 

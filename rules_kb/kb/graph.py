@@ -8,18 +8,20 @@ Node ids are readable strings so exports and error messages need no lookup table
 
 Edge kinds (attribute ``kind``): ``contains`` (rule → subrule), ``text_of`` (text → rule),
 ``in_version`` (text → version), ``from_document`` (text → document), ``next_version``
-(text → text of the next version with that number), ``translation`` (English text → Japanese
-text of the same version, ``drifted`` flag), ``cites`` (text or term → rule, ``resolution``
+(text → the text continuing its rule in the next version with that number), ``translation``
+(English text → Japanese text of the same version, ``drifted`` flag), ``cites`` (text or term → rule, ``resolution``
 ``same-version`` / ``other-version`` / ``unversioned``), ``changed_by`` (rule → change-notice
 document), ``discussed_by`` (rule → commentary document), ``analogue`` (Duel Masters rule →
-Magic rule), ``defines`` (version or rule → term), ``renumbered`` (old text → new text; added
-by the alignment stage).
+Magic rule), ``defines`` (version or rule → term), ``renumbered`` (old text → new text).
+
+``next_version`` and ``renumbered`` draw a ``Lineage``: which text continues which is decided
+by ``compare.lineage`` (it needs the alignment) before the graph is built, and drawn here once.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import networkx as nx
 
@@ -42,6 +44,25 @@ class Unresolved:
     raw: str
 
 
+@dataclass(frozen=True)
+class Move:
+    """A rule renumbered from one complete release to the next."""
+
+    old: RuleText
+    new: RuleText
+    similarity: float
+    forced: bool
+
+
+@dataclass
+class Lineage:
+    """Which texts continue which: ``successions`` (same number, next version, same rule)
+    and ``moves`` (renumbered), each in the order the graph draws them."""
+
+    successions: list[tuple[RuleText, RuleText]] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
+
+
 def rule_id(game: str, number: RuleNumber | str) -> str:
     return f"rule:{game}:{number}"
 
@@ -62,21 +83,30 @@ def term_id(game: str, lang: str, term: str) -> str:
     return f"term:{game}:{lang}:{term}"
 
 
-def build_graph(catalog: Catalog, analogues: list[Analogue] = (), terms: list[CuratedTerm] = ()
-                ) -> tuple[nx.MultiDiGraph, list[Unresolved]]:
-    """Build every node and edge kind; return the graph and the citations that resolve nowhere."""
+def build_graph(catalog: Catalog, analogues: list[Analogue] = (), terms: list[CuratedTerm] = (),
+                lineage: Lineage | None = None) -> tuple[nx.MultiDiGraph, list[Unresolved]]:
+    """Build every node and edge kind; return the graph and the citations that resolve nowhere.
+
+    Without a ``lineage`` (``compare.lineage.trace_lineage``) texts are not linked across versions.
+    """
+    lineage = lineage or Lineage()
     graph = nx.MultiDiGraph()
     texts = catalog.all_texts()
     _add_documents_and_versions(graph, catalog)
     for rule in texts:
         _add_text(graph, rule)
-    _add_next_versions(graph, catalog)
+    for older, newer in lineage.successions:
+        graph.add_edge(text_id(older), text_id(newer), kind="next_version")
     _add_translations(graph, catalog)
     unresolved = _add_citations(graph, catalog, texts)
     unresolved += _add_glossary(graph, catalog)
     _add_document_links(graph, catalog)
     _add_analogues(graph, catalog, analogues)
     _add_curated_terms(graph, terms)
+    for move in lineage.moves:
+        graph.add_edge(text_id(move.old), text_id(move.new), kind="renumbered", from_version=move.old.version,
+                       to_version=move.new.version, old=str(move.old.number), new=str(move.new.number),
+                       similarity=round(move.similarity, 3), forced=move.forced)
     return graph, unresolved
 
 
@@ -113,22 +143,6 @@ def _add_text(graph: nx.MultiDiGraph, rule: RuleText) -> None:
     graph.add_edge(node, ensure_rule(graph, rule.game, rule.number), kind="text_of")
     graph.add_edge(node, version_id(rule.game, rule.lang, rule.version), kind="in_version")
     graph.add_edge(node, doc_id(rule.document), kind="from_document")
-
-
-def _add_next_versions(graph: nx.MultiDiGraph, catalog: Catalog) -> None:
-    for game, lang in sorted({(g, lg) for g, lg, _ in catalog.versions}):
-        last_seen: dict[RuleNumber, list[RuleText]] = {}
-        for label in catalog.version_labels(game, lang):
-            present = catalog.rules_in(game, lang, label)
-            for number, rules in sorted(present.items()):
-                for previous in last_seen.get(number, []):
-                    for rule in rules:
-                        graph.add_edge(text_id(previous), text_id(rule), kind="next_version")
-                last_seen[number] = rules
-            if catalog.versions[(game, lang, label)].complete and present:
-                # A complete release without the number ends its era: a later holder is another rule.
-                for number in [n for n in last_seen if n not in present]:
-                    del last_seen[number]
 
 
 def _structure(catalog: Catalog, game: str, lang: str, label: str, number: RuleNumber) -> tuple:
