@@ -32,6 +32,7 @@ from rules_kb.sources.fandom.shared import (
     EXAMPLE,
     NumberFiler,
     example_from,
+    filed_rule,
     is_complete,
     parse_date,
     report_missing_periods,
@@ -184,24 +185,8 @@ class _ModuleParser:
         if filed is None:
             self._unknown(*span)
             return
-        canonical, written_as = filed
-        body = text[number.end() : span[1]].strip()
-        title = None
-        if canonical.depth == 0:
-            title, body = body or None, ""
         lang = meta.languages[0] if meta.languages else "en"
-        rule = RuleText(
-            meta.game,
-            lang,
-            self.label,
-            canonical,
-            body,
-            meta.id,
-            [span],
-            title=title,
-            date=self.date,
-            written_as=written_as,
-        )
+        rule = filed_rule(meta, lang, self.label, self.date, filed, text[number.end() : span[1]].strip(), span)
         self.parsed.rules.append(rule)
         self.last_rule = rule
 

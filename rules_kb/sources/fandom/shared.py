@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from rules_kb.errors import MalformedRuleNumber
-from rules_kb.model import Example, ParsedDocument, RuleText
+from rules_kb.model import DocumentMeta, Example, ParsedDocument, RuleText, Span
 from rules_kb.numbers import RuleNumber, fold_width, number_quirks
 
 # Lines the wiki's skin prints around every page; never content.
@@ -87,6 +87,17 @@ def detect_language(texts: list[str], default: str) -> str:
     if letters == 0:
         return default
     return "ja" if len(_JAPANESE.findall(joined)) / letters >= 0.2 else "en"
+
+
+def filed_rule(meta: DocumentMeta, lang: str, label: str, date: str | None,
+               filed: tuple[RuleNumber, str | None], body: str, span: Span) -> RuleText:
+    """The rule a page prints under a filed number; a section's words are its title, not a text."""
+    number, written_as = filed
+    title = None
+    if number.depth == 0:
+        title, body = body or None, ""
+    return RuleText(meta.game, lang, label, number, body, meta.id, [span], title=title, date=date,
+                    written_as=written_as)
 
 
 def example_from(text: str, start: int, end: int) -> Example | None:

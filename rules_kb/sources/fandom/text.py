@@ -39,6 +39,7 @@ from rules_kb.sources.fandom.shared import (
     NumberFiler,
     detect_language,
     example_from,
+    filed_rule,
     is_complete,
     parse_date,
     report_missing_periods,
@@ -228,23 +229,7 @@ class _PageParser:
         if match is None or filed is None:
             self.parsed.residue.append(Residue(text[span[0] : span[1]], [span], "unknown"))
             return None
-        number, written_as = filed
-        body = text[match.end() : end].strip()
-        title = None
-        if number.depth == 0:
-            title, body = body or None, ""
-        rule = RuleText(
-            meta.game,
-            block.lang,
-            block.label,
-            number,
-            body,
-            meta.id,
-            [span],
-            title=title,
-            date=block.date,
-            written_as=written_as,
-        )
+        rule = filed_rule(meta, block.lang, block.label, block.date, filed, text[match.end() : end].strip(), span)
         block.rules.append(rule)
         self.parsed.rules.append(rule)
         return rule
