@@ -23,6 +23,7 @@ class Document:
 
     group: int
     text: str
+    title: str = ""
     versions: list[str] = field(default_factory=list)
     cites: list[str] = field(default_factory=list)
     newest: int = 0  # ordinal of its newest version in the game and language
@@ -69,7 +70,7 @@ def collect(knowledge: Knowledge) -> tuple[list[Group], list[Document], dict[tup
                 text = searchable_text(rule)
                 if text not in by_text:
                     by_text[text] = len(documents)
-                    documents.append(Document(gid, text, cites=_cited(rule)))
+                    documents.append(Document(gid, text, rule.title or "", cites=_cited(rule)))
                 doc_id = by_text[text]
                 documents[doc_id].versions.append(label)
                 documents[doc_id].newest = ordinal

@@ -15,7 +15,8 @@ them exactly and rank identically. Terms are Sudachi normalized forms (ブロッ
 ブロックされた share ブロック, 為る; プレイヤー and プレーヤー share プレーヤー) or folded English
 words (no stemming, no wildcard), plus pairs of adjacent terms so that a compound or a
 phrase (ブロック クリーチャー, declare blockers) ranks the texts that have it together first,
-plus ``cites:<number>`` for every rule a text cites.
+``=<all terms>`` for a short text or title (a heading called ``Deathtouch`` before the rules
+that use the word), and ``cites:<number>`` for every rule a text cites.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from pathlib import Path
 
 from rules_kb.ask.knowledge import Knowledge
 from rules_kb.search.documents import Document, Group, collect
-from rules_kb.search.segment import JAPANESE_CHAR, fold
+from rules_kb.search.segment import JAPANESE_CHAR, fold, whole_term
 from rules_kb.tokens import tokenize
 
 INDEX_DIR = "search-index"
@@ -40,6 +41,7 @@ GROUPS_PER_SHARD = 64
 SHARD_TARGET_BYTES = 48_000  # postings shard size aimed at (raw JSON)
 K1, B = 1.2, 0.75
 SCALE = 100  # BM25 weights are stored as round(SCALE * weight)
+TITLE_BOOST = 3  # a heading's words count this many times
 STOP_SHARE = 0.5  # a word in more than this share of a language's texts has no postings of its own
 COST_BASE, COST_SCALE = 20, 10  # vocabulary costs: COST_BASE + COST_SCALE * ln(total / count)
 
@@ -65,8 +67,8 @@ def write_search_index(knowledge: Knowledge, docs_dir: Path) -> None:
 def build_index_files(knowledge: Knowledge) -> dict[str, bytes]:
     """Every index file, by path relative to the index folder, as bytes (byte-identical across runs)."""
     groups, documents, version_lists = collect(knowledge)
-    doc_terms, surfaces = _terms_of(groups, documents)
-    postings = _postings(groups, documents, doc_terms)
+    doc_terms, title_terms, surfaces = _terms_of(groups, documents)
+    postings = _postings(groups, documents, doc_terms, title_terms)
     shard_count = _shard_count(postings)
     files: dict[str, bytes] = {}
     shards: list[dict[str, list[int]]] = [{} for _ in range(shard_count)]
@@ -90,35 +92,56 @@ def shard_of(term: str, shard_count: int) -> int:
     return value % shard_count
 
 
-def _terms_of(groups: list[Group], documents: list[Document]) -> tuple[list[list[str]], Counter]:
-    """Each document's term sequence (None between runs punctuation breaks) and Japanese surfaces seen."""
+def _terms_of(groups: list[Group], documents: list[Document]) -> tuple[list[list[str]], list[list[str]], Counter]:
+    """Each document's term sequence ("" where punctuation breaks it), its title's, and Japanese surfaces seen."""
     surfaces: Counter = Counter()
-    out: list[list[str]] = []
+    texts: list[list[str]] = []
+    titles: list[list[str]] = []
     for document in documents:
         lang = groups[document.group].lang
-        terms: list[str] = []
-        for token in tokenize(document.text, lang):
-            if not token.is_word:
-                terms.append("")
-                continue
-            folded = fold(token.surface)[0]
-            if all(JAPANESE_CHAR.match(char) for char in folded):
-                surfaces[(folded, token.normalized)] += 1
-                terms.append(token.normalized)
-            elif lang == "ja" and any(JAPANESE_CHAR.match(char) for char in folded):
-                terms.append(token.normalized)
-            else:
-                terms.append(folded)
-        out.append(terms)
-    return out, surfaces
+        texts.append(_term_sequence(document.text, lang, surfaces))
+        titles.append(_term_sequence(document.title, lang, Counter()) if document.title else [])
+    return texts, titles, surfaces
 
 
-def _postings(groups: list[Group], documents: list[Document], doc_terms: list[list[str]]) -> dict[str, list]:
-    """term → [(doc, integer BM25 weight)], words, adjacent pairs and ``cites:``, per language statistics."""
+def _term_sequence(text: str, lang: str, surfaces: Counter) -> list[str]:
+    terms: list[str] = []
+    for token in tokenize(text, lang):
+        if not token.is_word:
+            terms.append("")
+            continue
+        folded = fold(token.surface)[0]
+        if all(JAPANESE_CHAR.match(char) for char in folded):
+            surfaces[(folded, token.normalized)] += 1
+            terms.append(token.normalized)
+        elif lang == "ja" and any(JAPANESE_CHAR.match(char) for char in folded):
+            terms.append(token.normalized)
+        else:
+            terms.append(folded)
+    return terms
+
+
+def _counts(terms: list[str]) -> Counter:
+    counter: Counter = Counter(term for term in terms if term)
+    counter.update(f"{a} {b}" for a, b in itertools.pairwise(terms) if a and b)
+    whole = whole_term([term for term in terms if term])
+    if whole:
+        counter[whole] += 1
+    return counter
+
+
+def _postings(groups: list[Group], documents: list[Document], doc_terms: list[list[str]],
+              title_terms: list[list[str]]) -> dict[str, list]:
+    """term → [(doc, integer BM25 weight)]: words, adjacent pairs and ``cites:``, statistics per language.
+
+    A title's terms count ``TITLE_BOOST`` times more, so that a heading named like the query
+    (``deathtouch``, 勝利条件) comes before the rules that merely use the word.
+    """
     counts: list[Counter] = []
-    for document, terms in zip(documents, doc_terms, strict=True):
-        counter: Counter = Counter(term for term in terms if term)
-        counter.update(f"{a} {b}" for a, b in itertools.pairwise(terms) if a and b)
+    for document, terms, title in zip(documents, doc_terms, title_terms, strict=True):
+        counter = _counts(terms)
+        for _ in range(TITLE_BOOST - 1):
+            counter.update(_counts(title))
         counter.update(f"cites:{number}" for number in document.cites)
         counts.append(counter)
     by_lang: dict[str, list[int]] = defaultdict(list)
@@ -135,7 +158,7 @@ def _postings(groups: list[Group], documents: list[Document], doc_terms: list[li
             norm = K1 * (1 - B + B * lengths[doc_id] / average)
             for term, tf in counts[doc_id].items():
                 df = frequency[term]
-                if df > STOP_SHARE * size and " " not in term and not term.startswith("cites:"):
+                if df > STOP_SHARE * size and " " not in term and term[0] != "=" and not term.startswith("cites:"):
                     continue
                 idf = math.log(1 + (size - df + 0.5) / (df + 0.5))
                 weight = max(1, round(SCALE * idf * tf * (K1 + 1) / (tf + norm)))

@@ -3,8 +3,10 @@
 1. A query that is a rule number (any width, trailing period) lists that number first, in
    every game and language held (newest first), then what the text search finds.
 2. ``cites:603.2e`` lists the texts citing the rule.
-3. Otherwise the query is segmented (``segment.py``) into word terms and adjacent pairs; each
-   document scores the sum of its integer weights for them, scaled down 10% for a wording
+3. Otherwise the query is segmented (``segment.py``) into word terms, adjacent pairs and the
+   whole-text term; each document scores the sum of its integer weights for them times the
+   number of distinct query words it holds (a text with every word beats one that repeats
+   a few), scaled down 10% for a wording
    that is no longer its rule's newest and 20% for a rule gone from its game's newest
    version. A group (rule) takes its best document's score and shows, of its documents scoring
    at least three quarters of that, the current one, else the latest collected. Ties keep the
@@ -94,7 +96,11 @@ def search(index: SearchIndex, query: str, *, game: str | None = None, lang: str
             _accumulate(index, [f"cites:{cited}"], scores)
     else:
         terms, pairs = query_terms(index.tokens(query))
+        matched: dict[int, int] = {}
+        for term in terms:
+            _accumulate(index, [term], matched, count=True)
         _accumulate(index, terms + pairs, scores)
+        scores = {doc_id: raw * matched.get(doc_id, 1) for doc_id, raw in scores.items()}
     if version is not None:  # the CLI's --version: only wordings printed in that version count
         scores = {d: s for d, s in scores.items() if allowed[meta["groupLanguage"][meta["docGroup"][d]]]
                   and _printed_in(index, d, version)}
@@ -119,13 +125,14 @@ def _printed_in(index: SearchIndex, doc_id: int, version: str) -> bool:
     return any(label == version and doc == doc_id for label, _, doc in record["versions"])
 
 
-def _accumulate(index: SearchIndex, terms: list[str], scores: dict[int, int]) -> None:
+def _accumulate(index: SearchIndex, terms: list[str], scores: dict[int, int], *, count: bool = False) -> None:
+    """Add each term's weights (or 1 per term, ``count``) to the documents holding it."""
     for term in terms:
         flat = index.postings(term)
         doc_id = 0
         for position in range(0, len(flat), 2):
             doc_id += flat[position]
-            scores[doc_id] = scores.get(doc_id, 0) + flat[position + 1]
+            scores[doc_id] = scores.get(doc_id, 0) + (1 if count else flat[position + 1])
 
 
 def adjusted(meta: dict, doc_id: int, raw: int) -> int:

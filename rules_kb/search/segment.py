@@ -26,6 +26,7 @@ CITES = re.compile(r"^cites:\s*(\S+)$")
 QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'"})  # as rules_kb.tokens folds English words
 UNKNOWN_COST = 1000  # a character no vocabulary entry covers
 MAX_SURFACE = 16  # longest vocabulary surface tried, in characters
+WHOLE_MAX = 8  # texts of at most this many words are also indexed whole ("=deathtouch")
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,8 +128,14 @@ def rule_number(text: str) -> str | None:
     return f"{section}.{int(rule)}{letter or ''}"
 
 
+def whole_term(words: list[str]) -> str | None:
+    """The term standing for a whole short text: its word terms in order behind ``=``."""
+    return "=" + " ".join(words) if 0 < len(words) <= WHOLE_MAX else None
+
+
 def query_terms(tokens: list[QueryToken]) -> tuple[list[str], list[str]]:
-    """Distinct word terms and adjacent-pair terms, in query order (pairs never span punctuation)."""
+    """Distinct word terms; adjacent pairs (never across punctuation) and the whole-text term."""
+    whole = whole_term([token.term for token in tokens if token.word])
     terms: list[str] = []
     pairs: list[str] = []
     previous: str | None = None
@@ -143,4 +150,4 @@ def query_terms(tokens: list[QueryToken]) -> tuple[list[str], list[str]]:
             if pair not in pairs:
                 pairs.append(pair)
         previous = token.term
-    return terms, pairs
+    return terms, pairs + ([whole] if whole else [])

@@ -18,6 +18,7 @@
   const CITES = /^cites:\s*(\S+)$/;
   const UNKNOWN_COST = 1000;
   const MAX_SURFACE = 16;
+  const WHOLE_MAX = 8;
   const SNIPPET_BEFORE = 40;
   const SNIPPET_LENGTH = 160;
 
@@ -117,7 +118,12 @@
     return match[1] + "." + String(parseInt(match[2], 10)) + (match[3] || "");
   }
 
+  function wholeTerm(words) {
+    return words.length > 0 && words.length <= WHOLE_MAX ? "=" + words.join(" ") : null;
+  }
+
   function queryTerms(tokens) {
+    const whole = wholeTerm(tokens.filter(function (t) { return t.word; }).map(function (t) { return t.term; }));
     const terms = [];
     const pairs = [];
     let previous = null;
@@ -130,6 +136,7 @@
       }
       previous = token.term;
     }
+    if (whole !== null) pairs.push(whole);
     return { terms: terms, pairs: pairs };
   }
 
@@ -282,12 +289,18 @@
       wanted = found.terms.concat(found.pairs);
     }
     const lists = await Promise.all(wanted.map(function (term) { return index.postings(term); }));
-    for (const flat of lists) {
+    const matched = new Map();
+    lists.forEach(function (flat, k) {
+      const isWord = k < terms.length;
       let doc = 0;
       for (let position = 0; position < flat.length; position += 2) {
         doc += flat[position];
         scores.set(doc, (scores.get(doc) || 0) + flat[position + 1]);
+        if (isWord) matched.set(doc, (matched.get(doc) || 0) + 1);
       }
+    });
+    if (!cites) {
+      for (const [doc, raw] of scores) scores.set(doc, raw * (matched.get(doc) || 1));
     }
     const ranked = rankGroups(meta, scores, allowed);
     let order = ranked.map(function (item) { return item[0]; });
