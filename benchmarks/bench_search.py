@@ -119,7 +119,7 @@ def measure_browser(site: Path, base: str, queries: list[str]) -> None:
             const out = [];
             for (const q of queries) {
                 const t = performance.now();
-                await window.rulesKbSearch.search(q, {limit: 20});
+                await window.rulesKbSearch.search(q, {limit: 10});
                 out.push(performance.now() - t);
             }
             return out; }""", queries)
@@ -127,7 +127,7 @@ def measure_browser(site: Path, base: str, queries: list[str]) -> None:
             const out = [];
             for (const q of queries) {
                 const t = performance.now();
-                await window.rulesKbSearch.search(q, {limit: 20});
+                await window.rulesKbSearch.search(q, {limit: 10});
                 out.push(performance.now() - t);
             }
             return out; }""", queries)

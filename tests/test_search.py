@@ -58,6 +58,15 @@ def test_cites_lists_the_texts_citing_a_rule(search_index):
     assert ids(search_index, "cites:６０３．２ｅ") == ids(search_index, "cites:603.2e")
 
 
+def test_rule_pages_link_to_their_citing_texts_through_the_search_page():
+    from rules_kb.links import cites_search, relative, rule_page
+    from rules_kb.numbers import RuleNumber
+
+    number = RuleNumber.parse("603.2e")
+    assert cites_search("dm", number) == "/search/?q=cites%3A603.2e&game=dm"
+    assert relative(rule_page("dm", number), cites_search("dm", number)) == "../../../search/?q=cites%3A603.2e&game=dm"
+
+
 def test_newest_version_first_and_older_versions_offered(search_index):
     hit = search(search_index, "507.2c", game="dm", lang="ja")[0]
     assert (hit.version, hit.url) == ("1.48", "/dm/ja/1.48/507/#507.2c")

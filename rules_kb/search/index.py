@@ -37,8 +37,8 @@ from rules_kb.tokens import tokenize
 
 INDEX_DIR = "search-index"
 FORMAT = 1
-GROUPS_PER_SHARD = 64
-SHARD_TARGET_BYTES = 48_000  # postings shard size aimed at (raw JSON)
+GROUPS_PER_SHARD = 8
+SHARD_TARGET_BYTES = 12_000  # postings shard size aimed at (raw JSON): a query fetches few bytes
 K1, B = 1.2, 0.75
 SCALE = 100  # BM25 weights are stored as round(SCALE * weight)
 TITLE_BOOST = 3  # a heading's words count this many times

@@ -21,6 +21,7 @@
   const WHOLE_MAX = 8;
   const SNIPPET_BEFORE = 40;
   const SNIPPET_LENGTH = 160;
+  const PAGE_RESULTS = 10;
 
   // --- segmentation (segment.py) ------------------------------------------------------------
 
@@ -416,7 +417,7 @@
         return;
       }
       const started = performance.now();
-      const hits = await search(index, query, { game: game.value, lang: lang.value, limit: 20 });
+      const hits = await search(index, query, { game: game.value, lang: lang.value, limit: PAGE_RESULTS });
       if (mine !== sequence) return;
       list.replaceChildren.apply(list, hits.map(function (hit, k) { return renderHit(index, hit, k); }));
       selected = -1;
