@@ -83,3 +83,13 @@ def relative(from_page: str, to: str) -> str:
         common += 1
     path = "../" * (len(base) - common) + "".join(f"{d}/" for d in dirs[common:]) + leaf
     return (path or "./") + (hashmark + fragment)
+
+
+def search_page() -> str:
+    """The search page: ``/search/`` (its header form sends ``q``)."""
+    return "/search/"
+
+
+def cites_search(game: str, number: RuleNumber) -> str:
+    """The search for every text citing a rule, for its rule page: ``/search/?q=cites%3A603.2e&game=dm``."""
+    return f"{search_page()}?q={quote('cites:' + anchor(number), safe='')}&game={_part(game)}"

@@ -10,6 +10,7 @@ from rules_kb.ask.knowledge import Knowledge, load_knowledge
 REPOSITORY = Path(__file__).resolve().parent.parent.parent
 DEFAULT_CORPUS = REPOSITORY / "corpus"
 DEFAULT_CACHE = REPOSITORY / "build" / "cache"
+DEFAULT_SEARCH = REPOSITORY / "build" / "search"
 
 
 def open_knowledge(args: argparse.Namespace) -> Knowledge:

@@ -1,0 +1,177 @@
+"""The query set through three searches on the same pages: ours, Material's built-in, Pagefind.
+
+Run: .venv/bin/python benchmarks/bench_search_compare.py
+(needs ``pip install -e '.[bench]'`` for Pagefind's extended build, which segments Japanese).
+
+One mkdocs site with one page per rule (game, language, number: every distinct wording of
+it, newest first, as our index holds them) is built with Material and its search plugin
+(``lang: [en, ja]``, the documented set-up for a two-language site), then indexed by
+Pagefind (``--force-language ja``: one index for both languages, Japanese segmentation).
+Each query is typed into Material's search box and sent to Pagefind's JavaScript API in
+headless Chromium; the first ten result pages give recall@10 and MRR against the same
+expected rules as ``tests/test_search_quality``. Prints one row per search.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import http.server
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from search_support import load_queries, metrics, result_ids  # noqa: E402
+
+from rules_kb.ask.knowledge import build_knowledge  # noqa: E402
+from rules_kb.search.documents import collect  # noqa: E402
+from rules_kb.search.index import INDEX_DIR, write_search_index  # noqa: E402
+from rules_kb.search.query import SearchIndex, search  # noqa: E402
+
+MKDOCS = """site_name: rules-kb search comparison
+use_directory_urls: true
+theme:
+  name: material
+  font: false
+  language: en
+plugins:
+  - search:
+      lang: [en, ja]
+nav:
+  - index.md
+not_in_nav: |
+  /r/
+"""
+
+
+def page_name(game: str, lang: str, number: str) -> str:
+    return f"{game}-{lang}-{number}"
+
+
+def write_pages(knowledge, docs: Path) -> int:
+    groups, documents, _ = collect(knowledge)
+    (docs / "r").mkdir(parents=True)
+    (docs / "index.md").write_text("# Rules\n\nOne page per rule, for the search comparison.\n", encoding="utf-8")
+    for group in groups:
+        seen: list[int] = []
+        for _, _, doc_id in group.versions:
+            if doc_id not in seen:
+                seen.append(doc_id)
+        body = "\n".join(f"<p>{html.escape(documents[d].text)}</p>" for d in seen)
+        page = docs / "r" / f"{page_name(group.game, group.lang, str(group.number))}.md"
+        page.write_text(f"# {group.number} {group.game} {group.lang}\n\n{body}\n", encoding="utf-8")
+    return len(groups)
+
+
+def serve(folder: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def rule_of(url: str) -> str | None:
+    """``…/r/dm-ja-507.2a/#…`` → ``dm/ja/507.2a``."""
+    if "/r/" not in url:
+        return None
+    name = url.split("/r/", 1)[1].split("/", 1)[0]
+    game, lang, number = name.split("-", 2)
+    return f"{game}/{lang}/{number}"
+
+
+def material_results(page, base: str, queries: list[str]) -> dict[str, list[str]]:
+    page.goto(base)
+    page.wait_for_selector(".md-search__input", state="attached")
+    page.locator("label[for=__search]").first.click()  # opens Material's search dialog
+    box = page.locator("input.md-search__input")
+    page.wait_for_function("document.querySelector('.md-search-result__meta')?.textContent.includes('Type')",
+                           timeout=120_000)
+    out = {}
+    for query in queries:
+        box.fill("")
+        page.wait_for_function("document.querySelector('.md-search-result__meta').textContent.includes('Type')")
+        box.fill(query)
+        page.wait_for_function("document.querySelector('.md-search-result__meta').textContent.includes('matching')")
+        time.sleep(0.05)
+        hrefs = page.evaluate("[...document.querySelectorAll('.md-search-result__item')]"
+                              ".map(li => li.querySelector('a').href)")
+        out[query] = [r for r in (rule_of(h) for h in hrefs) if r][:10]
+    return out
+
+
+def pagefind_results(page, base: str, queries: list[str]) -> dict[str, list[str]]:
+    page.goto(base)
+    found = page.evaluate("""async (queries) => {
+        const pagefind = await import('/pagefind/pagefind.js');
+        await pagefind.init();
+        const out = {};
+        for (const q of queries) {
+            const search = await pagefind.search(q);
+            const top = await Promise.all(search.results.slice(0, 10).map(r => r.data()));
+            out[q] = top.map(d => d.url);
+        }
+        return out; }""", queries)
+    return {q: [r for r in (rule_of(u) for u in urls) if r] for q, urls in found.items()}
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    queries = load_queries()
+    texts = [q.q for q in queries]
+    knowledge = build_knowledge(ROOT / "corpus")
+    rows = []
+    with tempfile.TemporaryDirectory() as temporary:
+        work = Path(temporary)
+        pages = write_pages(knowledge, work / "docs")
+        (work / "mkdocs.yml").write_text(MKDOCS, encoding="utf-8")
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(work / "mkdocs.yml"), "-d",
+                        str(work / "site")], check=True)
+        mkdocs_seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "pagefind", "--site", str(work / "site"), "--force-language", "ja",
+                        "--silent"], check=True)
+        pagefind_seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        write_search_index(knowledge, work / "ours")
+        ours_seconds = time.perf_counter() - started
+        index = SearchIndex(work / "ours" / INDEX_DIR)
+        ours = {q: result_ids([h.to_record() for h in search(index, q, limit=10)]) for q in texts}
+        rows.append(("rules-kb (Sudachi index, CLI = browser)", ours, f"index {ours_seconds:.0f} s"))
+        server, base = serve(work / "site")
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+                page = browser.new_page()
+                rows.append(("Material built-in (lunr, lang en+ja)", material_results(page, base, texts),
+                             f"mkdocs build {mkdocs_seconds:.0f} s"))
+                rows.append(("Pagefind extended (force ja)", pagefind_results(page, base, texts),
+                             f"index {pagefind_seconds:.0f} s"))
+                browser.close()
+        finally:
+            server.shutdown()
+    print(f"{len(queries)} queries over {pages:,} rule pages")
+    print(f"{'search':42} {'recall@10':>9} {'MRR':>6} {'zero hits':>9}  build")
+    for name, results, note in rows:
+        recall, mrr, _ = metrics(queries, results)
+        empty = sum(1 for q in texts if not results[q])
+        print(f"{name:42} {recall:9.3f} {mrr:6.3f} {empty:9d}  {note}")
+    for name, results, _ in rows[1:]:
+        _, _, misses = metrics(queries, results)
+        print(f"\n{name}: queries not answered first")
+        print("\n".join(misses))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Full-text search over every rule text: a static index built with Sudachi, read by the CLI and the site."""

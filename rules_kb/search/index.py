@@ -1,0 +1,239 @@
+"""Build the static search index: Sudachi at build time, plain files the browser and CLI read.
+
+Layout under ``<docs_dir>/search-index/`` (``INDEX_DIR``):
+
+* ``meta.json``: languages, per-group and per-document arrays the ranking needs (game and
+  language, number, whether current), shard counts. Loaded first.
+* ``vocab.json``: the Japanese vocabulary the query segmenter walks (``segment.py``).
+* ``p/NNN.json``: postings, sharded by a hash of the term; each term maps to a flat list
+  ``[doc delta, weight, ...]``. A query fetches only the shards of its terms.
+* ``g/NNN.json``: per ``GROUPS_PER_SHARD`` groups, their URLs, versions and texts, fetched only
+  for the results shown.
+
+Weights are BM25 computed here and stored as integers, so that Python and JavaScript sum
+them exactly and rank identically. Terms are Sudachi normalized forms (ブロックした and
+ブロックされた share ブロック, 為る; プレイヤー and プレーヤー share プレーヤー) or folded English
+words (no stemming, no wildcard), plus pairs of adjacent terms so that a compound or a
+phrase (ブロック クリーチャー, declare blockers) ranks the texts that have it together first,
+``=<all terms>`` for a short text or title (a heading called ``Deathtouch`` before the rules
+that use the word), and ``cites:<number>`` for every rule a text cites.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+import shutil
+import tempfile
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from rules_kb.ask.knowledge import Knowledge
+from rules_kb.search.documents import Document, Group, collect
+from rules_kb.search.segment import JAPANESE_CHAR, fold, whole_term
+from rules_kb.tokens import tokenize
+
+INDEX_DIR = "search-index"
+FORMAT = 1
+GROUPS_PER_SHARD = 8
+SHARD_TARGET_BYTES = 12_000  # postings shard size aimed at (raw JSON): a query fetches few bytes
+K1, B = 1.2, 0.75
+SCALE = 100  # BM25 weights are stored as round(SCALE * weight)
+TITLE_BOOST = 3  # a heading's words count this many times
+STOP_SHARE = 0.5  # a word in more than this share of a language's texts has no postings of its own
+COST_BASE, COST_SCALE = 20, 10  # vocabulary costs: COST_BASE + COST_SCALE * ln(total / count)
+
+
+def write_search_index(knowledge: Knowledge, docs_dir: Path) -> None:
+    """Write the index files under ``docs_dir / INDEX_DIR``, replacing any older index whole."""
+    target = docs_dir / INDEX_DIR
+    docs_dir.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=docs_dir, prefix=f".{INDEX_DIR}-"))
+    try:
+        for name, payload in build_index_files(knowledge).items():
+            path = staging / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(payload)
+        if target.exists():
+            shutil.rmtree(target)
+        os.replace(staging, target)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging)
+
+
+def build_index_files(knowledge: Knowledge) -> dict[str, bytes]:
+    """Every index file, by path relative to the index folder, as bytes (byte-identical across runs)."""
+    groups, documents, version_lists = collect(knowledge)
+    doc_terms, title_terms, surfaces = _terms_of(groups, documents)
+    postings = _postings(groups, documents, doc_terms, title_terms)
+    shard_count = _shard_count(postings)
+    files: dict[str, bytes] = {}
+    shards: list[dict[str, list[int]]] = [{} for _ in range(shard_count)]
+    for term in sorted(postings):
+        shards[shard_of(term, shard_count)][term] = _encode(postings[term])
+    for number, shard in enumerate(shards):
+        files[f"p/{number:03d}.json"] = _dump(shard)
+    for start in range(0, len(groups), GROUPS_PER_SHARD):
+        files[f"g/{start // GROUPS_PER_SHARD:03d}.json"] = _dump(_group_shard(groups, documents, start))
+    files["vocab.json"] = _dump(_vocabulary(surfaces))
+    files["meta.json"] = _dump(_meta(groups, documents, version_lists, shard_count))
+    return files
+
+
+def shard_of(term: str, shard_count: int) -> int:
+    """FNV-1a (32 bit) over the term's code points, modulo the shard count (``search.js`` twin)."""
+    value = 0x811C9DC5
+    for char in term:
+        value ^= ord(char)
+        value = (value * 0x01000193) & 0xFFFFFFFF
+    return value % shard_count
+
+
+def _terms_of(groups: list[Group], documents: list[Document]) -> tuple[list[list[str]], list[list[str]], Counter]:
+    """Each document's term sequence ("" where punctuation breaks it), its title's, and Japanese surfaces seen."""
+    surfaces: Counter = Counter()
+    texts: list[list[str]] = []
+    titles: list[list[str]] = []
+    for document in documents:
+        lang = groups[document.group].lang
+        texts.append(_term_sequence(document.text, lang, surfaces))
+        titles.append(_term_sequence(document.title, lang, Counter()) if document.title else [])
+    return texts, titles, surfaces
+
+
+def _term_sequence(text: str, lang: str, surfaces: Counter) -> list[str]:
+    terms: list[str] = []
+    for token in tokenize(text, lang):
+        if not token.is_word:
+            terms.append("")
+            continue
+        folded = fold(token.surface)[0]
+        if all(JAPANESE_CHAR.match(char) for char in folded):
+            surfaces[(folded, token.normalized)] += 1
+            terms.append(token.normalized)
+        elif lang == "ja" and any(JAPANESE_CHAR.match(char) for char in folded):
+            terms.append(token.normalized)
+        else:
+            terms.append(folded)
+    return terms
+
+
+def _counts(terms: list[str]) -> Counter:
+    counter: Counter = Counter(term for term in terms if term)
+    counter.update(f"{a} {b}" for a, b in itertools.pairwise(terms) if a and b)
+    whole = whole_term([term for term in terms if term])
+    if whole:
+        counter[whole] += 1
+    return counter
+
+
+def _postings(groups: list[Group], documents: list[Document], doc_terms: list[list[str]],
+              title_terms: list[list[str]]) -> dict[str, list]:
+    """term → [(doc, integer BM25 weight)]: words, adjacent pairs and ``cites:``, statistics per language.
+
+    A title's terms count ``TITLE_BOOST`` times more, so that a heading named like the query
+    (``deathtouch``, 勝利条件) comes before the rules that merely use the word.
+    """
+    counts: list[Counter] = []
+    for document, terms, title in zip(documents, doc_terms, title_terms, strict=True):
+        counter = _counts(terms)
+        for _ in range(TITLE_BOOST - 1):
+            counter.update(_counts(title))
+        counter.update(f"cites:{number}" for number in document.cites)
+        counts.append(counter)
+    by_lang: dict[str, list[int]] = defaultdict(list)
+    for doc_id, document in enumerate(documents):
+        by_lang[groups[document.group].lang].append(doc_id)
+    postings: dict[str, list] = defaultdict(list)
+    for lang in sorted(by_lang):
+        members = by_lang[lang]
+        size = len(members)
+        lengths = {d: sum(1 for t in doc_terms[d] if t) for d in members}
+        average = sum(lengths.values()) / size or 1.0
+        frequency: Counter = Counter(term for d in members for term in counts[d])
+        for doc_id in members:
+            norm = K1 * (1 - B + B * lengths[doc_id] / average)
+            for term, tf in counts[doc_id].items():
+                df = frequency[term]
+                if df > STOP_SHARE * size and " " not in term and term[0] != "=" and not term.startswith("cites:"):
+                    continue
+                idf = math.log(1 + (size - df + 0.5) / (df + 0.5))
+                weight = max(1, round(SCALE * idf * tf * (K1 + 1) / (tf + norm)))
+                postings[term].append((doc_id, weight))
+    for term in postings:
+        postings[term].sort()
+    return postings
+
+
+def _encode(entries: list[tuple[int, int]]) -> list[int]:
+    flat: list[int] = []
+    previous = 0
+    for doc_id, weight in entries:
+        flat.extend((doc_id - previous, weight))
+        previous = doc_id
+    return flat
+
+
+def _shard_count(postings: dict[str, list]) -> int:
+    estimate = sum(len(term) * 3 + 6 * len(entries) for term, entries in postings.items())
+    count = 1
+    while estimate / count > SHARD_TARGET_BYTES:
+        count *= 2
+    return count
+
+
+def _vocabulary(surfaces: Counter) -> dict[str, list]:
+    """surface → [normalized form ("" when the same), integer cost]; the commonest reading wins."""
+    by_surface: dict[str, Counter] = defaultdict(Counter)
+    for (surface, normalized), count in surfaces.items():
+        by_surface[surface][normalized] += count
+    forms: Counter = Counter()
+    for (_, normalized), count in surfaces.items():
+        forms[normalized] += count
+    for normalized, count in sorted(forms.items()):  # a normalized form is typed too (プレーヤー)
+        if normalized not in by_surface and all(JAPANESE_CHAR.match(char) for char in normalized):
+            by_surface[normalized][normalized] = count
+    total = sum(surfaces.values()) or 1
+    vocabulary = {}
+    for surface in sorted(by_surface):
+        readings = by_surface[surface]
+        normalized = min(readings, key=lambda form: (-readings[form], form))
+        count = max(1, sum(readings.values()))
+        cost = COST_BASE + round(COST_SCALE * math.log(total / count))
+        vocabulary[surface] = ["" if normalized == surface else normalized, cost]
+    return vocabulary
+
+
+def _group_shard(groups: list[Group], documents: list[Document], start: int) -> dict:
+    chunk = groups[start:start + GROUPS_PER_SHARD]
+    texts = {}
+    records = []
+    for group in chunk:
+        records.append({"rule": group.rule_url, "versions": [list(v) for v in group.versions]})
+        for _, _, doc_id in group.versions:
+            texts[str(doc_id)] = documents[doc_id].text
+    return {"groups": records, "texts": dict(sorted(texts.items(), key=lambda item: int(item[0])))}
+
+
+def _meta(groups: list[Group], documents: list[Document], version_lists: dict, shard_count: int) -> dict:
+    languages = sorted({(g.game, g.lang) for g in groups})
+    code = {pair: index for index, pair in enumerate(languages)}
+    return {
+        "format": FORMAT,
+        "shards": shard_count,
+        "groupsPerShard": GROUPS_PER_SHARD,
+        "languages": [list(pair) for pair in languages],
+        "versions": {f"{game}/{lang}": labels for (game, lang), labels in sorted(version_lists.items())},
+        "groupLanguage": [code[(g.game, g.lang)] for g in groups],
+        "groupNumber": [str(g.number) for g in groups],
+        "groupCurrent": [int(g.current) for g in groups],
+        "docGroup": [d.group for d in documents],
+        "docCurrent": [int(groups[d.group].versions[0][2] == doc_id) for doc_id, d in enumerate(documents)],
+    }
+
+
+def _dump(payload: object) -> bytes:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

@@ -1,0 +1,205 @@
+"""Answer a query from the index files: the ranking ``site/assets/search.js`` repeats step for step.
+
+1. A query that is a rule number (any width, trailing period) lists that number first, in
+   every game and language held (newest first), then what the text search finds.
+2. ``cites:603.2e`` lists the texts citing the rule.
+3. Otherwise the query is segmented (``segment.py``) into word terms, adjacent pairs and the
+   whole-text term; each document scores the sum of its integer weights for them times the
+   number of distinct query words it holds (a text with every word beats one that repeats
+   a few), scaled down 10% for a wording
+   that is no longer its rule's newest and 20% for a rule gone from its game's newest
+   version. A group (rule) takes its best document's score and shows, of its documents scoring
+   at least three quarters of that, the current one, else the latest collected. Ties keep the
+   index order (game, language, number).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from rules_kb.search.segment import CITES, QueryToken, query_terms, rule_number, segment
+
+SNIPPET_BEFORE = 40  # characters of context before the first highlighted word
+SNIPPET_LENGTH = 160
+
+
+@dataclass
+class Hit:
+    """One result: a rule, the version shown first and the older versions offered."""
+
+    game: str
+    lang: str
+    number: str
+    version: str
+    url: str
+    rule_url: str
+    snippet: list[tuple[str, bool]]
+    also: list[tuple[str, str]] = field(default_factory=list)
+    score: int = 0
+
+    def to_record(self) -> dict:
+        return {"game": self.game, "lang": self.lang, "number": self.number, "version": self.version,
+                "url": self.url, "rule_url": self.rule_url, "score": self.score,
+                "snippet": [[text, marked] for text, marked in self.snippet],
+                "also": [[label, url] for label, url in self.also]}
+
+
+class SearchIndex:
+    """The index files of one folder, each read at most once and only when a query needs it."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._shards: dict[str, dict] = {}
+
+    def _load(self, name: str) -> dict:
+        if name not in self._shards:
+            self._shards[name] = json.loads((self.folder / name).read_text(encoding="utf-8"))
+        return self._shards[name]
+
+    @cached_property
+    def meta(self) -> dict:
+        return self._load("meta.json")
+
+    @cached_property
+    def vocabulary(self) -> dict[str, list]:
+        return self._load("vocab.json")
+
+    def postings(self, term: str) -> list[int]:
+        from rules_kb.search.index import shard_of
+
+        return self._load(f"p/{shard_of(term, self.meta['shards']):03d}.json").get(term, [])
+
+    def group_record(self, group: int) -> tuple[dict, dict]:
+        shard = self._load(f"g/{group // self.meta['groupsPerShard']:03d}.json")
+        return shard["groups"][group % self.meta["groupsPerShard"]], shard["texts"]
+
+    def tokens(self, text: str) -> list[QueryToken]:
+        return segment(text, self.vocabulary)
+
+
+def search(index: SearchIndex, query: str, *, game: str | None = None, lang: str | None = None,
+           version: str | None = None, limit: int = 10) -> list[Hit]:
+    """The ranked hits for ``query`` (see the module doc), at most ``limit``."""
+    meta = index.meta
+    allowed = [(g == game or game is None) and (lg == lang or lang is None) for g, lg in meta["languages"]]
+    query = query.strip()
+    cites = CITES.match(query)
+    number = rule_number(query)
+    scores: dict[int, int] = {}
+    terms: list[str] = []
+    if cites:
+        cited = rule_number(cites.group(1))
+        if cited is not None:
+            _accumulate(index, [f"cites:{cited}"], scores)
+    else:
+        terms, pairs = query_terms(index.tokens(query))
+        matched: dict[int, int] = {}
+        for term in terms:
+            _accumulate(index, [term], matched, count=True)
+        _accumulate(index, terms + pairs, scores)
+        scores = {doc_id: raw * matched.get(doc_id, 1) for doc_id, raw in scores.items()}
+    if version is not None:  # the CLI's --version: only wordings printed in that version count
+        scores = {d: s for d, s in scores.items() if allowed[meta["groupLanguage"][meta["docGroup"][d]]]
+                  and _printed_in(index, d, version)}
+    ranked = _rank_groups(meta, scores, allowed)
+    order = list(ranked)
+    if number is not None:
+        exact = [g for g, n in enumerate(meta["groupNumber"]) if n == number and allowed[meta["groupLanguage"][g]]]
+        order = exact + [g for g in order if g not in set(exact)]
+    hits = []
+    for group in order:
+        score, doc_id = ranked.get(group, (0, None))
+        hit = _hit(index, group, doc_id, score, set(terms), version)
+        if hit is not None:
+            hits.append(hit)
+        if len(hits) == limit:
+            break
+    return hits
+
+
+def _printed_in(index: SearchIndex, doc_id: int, version: str) -> bool:
+    record, _ = index.group_record(index.meta["docGroup"][doc_id])
+    return any(label == version and doc == doc_id for label, _, doc in record["versions"])
+
+
+def _accumulate(index: SearchIndex, terms: list[str], scores: dict[int, int], *, count: bool = False) -> None:
+    """Add each term's weights (or 1 per term, ``count``) to the documents holding it."""
+    for term in terms:
+        flat = index.postings(term)
+        doc_id = 0
+        for position in range(0, len(flat), 2):
+            doc_id += flat[position]
+            scores[doc_id] = scores.get(doc_id, 0) + (1 if count else flat[position + 1])
+
+
+def adjusted(meta: dict, doc_id: int, raw: int) -> int:
+    """A document's score, ten times its raw sum, less 10% if superseded and 20% if its rule is gone."""
+    group = meta["docGroup"][doc_id]
+    return 10 * raw - (0 if meta["docCurrent"][doc_id] else raw) - (0 if meta["groupCurrent"][group] else 2 * raw)
+
+
+def _rank_groups(meta: dict, scores: dict[int, int], allowed: list[bool]) -> dict[int, tuple[int, int]]:
+    """group → (score, document shown), best first (dicts keep the order)."""
+    members: dict[int, list[tuple[int, int]]] = {}
+    for doc_id, raw in scores.items():
+        group = meta["docGroup"][doc_id]
+        if allowed[meta["groupLanguage"][group]]:
+            members.setdefault(group, []).append((doc_id, adjusted(meta, doc_id, raw)))
+    ranked = {}
+    for group, docs in members.items():
+        top = max(value for _, value in docs)
+        good = [d for d, value in docs if 4 * value >= 3 * top]
+        ranked[group] = (top, max(good, key=lambda d: (meta["docCurrent"][d], d)))
+    return dict(sorted(ranked.items(), key=lambda item: (-item[1][0], item[0])))
+
+
+def _hit(index: SearchIndex, group: int, doc_id: int | None, score: int, terms: set[str],
+         version: str | None) -> Hit | None:
+    meta = index.meta
+    record, texts = index.group_record(group)
+    versions = record["versions"]
+    if version is not None:
+        versions = [v for v in versions if v[0] == version]
+        if not versions:
+            return None
+        doc_id = versions[0][2] if doc_id is None or all(v[2] != doc_id for v in versions) else doc_id
+    if doc_id is None:
+        doc_id = versions[0][2]
+    shown = next(v for v in versions if v[2] == doc_id)
+    game, lang = meta["languages"][meta["groupLanguage"][group]]
+    text = texts[str(doc_id)]
+    return Hit(game, lang, meta["groupNumber"][group], shown[0], shown[1], record["rule"],
+               snippet(index, text, terms), [(label, url) for label, url, _ in record["versions"] if label != shown[0]],
+               score)
+
+
+def snippet(index: SearchIndex, text: str, terms: set[str]) -> list[tuple[str, bool]]:
+    """A window of ``text`` around the first matching word, as (text, highlighted) pieces."""
+    chars = list(text)
+    marks = [t for t in index.tokens(text) if t.word and t.term in terms and not _trivial(t.surface)]
+    start = max(0, marks[0].start - SNIPPET_BEFORE) if marks else 0
+    end = min(len(chars), start + SNIPPET_LENGTH)
+    pieces: list[tuple[str, bool]] = []
+    if start > 0:
+        pieces.append(("…", False))
+    position = start
+    for mark in marks:
+        if mark.start < position or mark.end > end:
+            continue
+        if mark.start > position:
+            pieces.append(("".join(chars[position:mark.start]), False))
+        pieces.append(("".join(chars[mark.start:mark.end]), True))
+        position = mark.end
+    if end > position:
+        pieces.append(("".join(chars[position:end]), False))
+    if end < len(chars):
+        pieces.append(("…", False))
+    return pieces
+
+
+def _trivial(surface: str) -> bool:
+    """One kana (particles, endings): matched for ranking, not worth a highlight."""
+    return len(surface) == 1 and "\u3041" <= surface <= "\u30ff"

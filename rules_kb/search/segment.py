@@ -1,0 +1,153 @@
+"""Query-side tokens without Sudachi: the one algorithm that ``site/assets/search.js`` mirrors.
+
+The index is cut with Sudachi at build time; a browser has no Sudachi, and the CLI should not
+load its dictionary for every query. So the build also emits a *vocabulary*: every Japanese
+surface Sudachi produced, with the normalized form it stood for and an integer cost (rarer
+surfaces cost more). A query is folded character by character (NFKC, lower case), cut into
+Japanese runs and other runs; a Japanese run is segmented by the cheapest path through the
+vocabulary (dynamic programming on integers, so Python and JavaScript agree exactly), other
+runs by the English word pattern of ``rules_kb.tokens``. Every step here has a line-for-line
+twin in the JavaScript; ``tests/test_search_browser.py`` checks both give the same tokens.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+# Characters segmented with the vocabulary: kana, the long vowel mark, CJK ideographs, 々〆ヵヶ.
+JAPANESE_CHAR = re.compile(
+    r"[\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3006]")
+# rules_kb.tokens' English pattern, with [^\W_] spelt as the letters and numbers JavaScript's \p{L}\p{N} name.
+ENGLISH_TOKEN = re.compile(r"[^\W_]+(?:(?:['\u2018\u2019]|(?<=\d)[.,](?=\d))[^\W_]+)*|\S")
+RULE_NUMBER = re.compile(r"([0-9]{3})(?:\.([0-9]{1,3})(?:\s?([a-z]))?)?\.?")
+CITES = re.compile(r"^cites:\s*(\S+)$")
+QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'"})  # as rules_kb.tokens folds English words
+UNKNOWN_COST = 1000  # a character no vocabulary entry covers
+MAX_SURFACE = 16  # longest vocabulary surface tried, in characters
+WHOLE_MAX = 8  # texts of at most this many words are also indexed whole ("=deathtouch")
+
+
+@dataclass(frozen=True, slots=True)
+class QueryToken:
+    """One token of folded text: ``start``/``end`` index the *original* text's code points."""
+
+    surface: str
+    term: str
+    start: int
+    end: int
+    word: bool
+
+
+def fold(text: str) -> tuple[str, list[int]]:
+    """NFKC, lower case and ASCII apostrophes, one code point at a time, with each folded character's origin.
+
+    Per character (not per string) so that offsets map back to the original text for
+    highlighting, and so that JavaScript's ``normalize`` sees the same inputs.
+    """
+    out: list[str] = []
+    origin: list[int] = []
+    for index, char in enumerate(text):
+        folded = unicodedata.normalize("NFKC", char).lower().translate(QUOTES)
+        out.append(folded)
+        origin.extend([index] * len(folded))
+    return "".join(out), origin
+
+
+def is_word(surface: str) -> bool:
+    return any(char.isalnum() for char in surface)
+
+
+def segment(text: str, vocabulary: dict[str, list]) -> list[QueryToken]:
+    """Tokens of ``text`` (query or rule text) with their terms; punctuation tokens have ``word`` False."""
+    folded, origin = fold(text)
+    origin.append(len(text))
+    tokens: list[QueryToken] = []
+    position = 0
+    while position < len(folded):
+        japanese = bool(JAPANESE_CHAR.match(folded, position))
+        end = position
+        while end < len(folded) and bool(JAPANESE_CHAR.match(folded, end)) == japanese:
+            end += 1
+        pieces = _segment_japanese(folded[position:end], vocabulary) if japanese else _segment_other(
+            folded[position:end])
+        for start, stop, term in pieces:
+            surface = folded[position + start:position + stop]
+            tokens.append(QueryToken(surface, term, origin[position + start], origin[position + stop],
+                                     is_word(surface)))
+        position = end
+    return tokens
+
+
+def _segment_other(run: str) -> list[tuple[int, int, str]]:
+    return [(m.start(), m.end(), m.group()) for m in ENGLISH_TOKEN.finditer(run) if not m.group().isspace()]
+
+
+def _segment_japanese(run: str, vocabulary: dict[str, list]) -> list[tuple[int, int, str]]:
+    """Cheapest cut of ``run`` into vocabulary surfaces; ties go to the longer last token."""
+    size = len(run)
+    best = [0] + [-1] * size
+    back = [0] * (size + 1)
+    for end in range(1, size + 1):
+        for length in range(min(MAX_SURFACE, end), 0, -1):
+            start = end - length
+            entry = vocabulary.get(run[start:end])
+            if entry is None:
+                if length != 1:
+                    continue
+                cost = UNKNOWN_COST
+            else:
+                cost = entry[1]
+            total = best[start] + cost
+            if best[end] < 0 or total < best[end]:
+                best[end] = total
+                back[end] = start
+    cuts = []
+    end = size
+    while end > 0:
+        cuts.append((back[end], end))
+        end = back[end]
+    out = []
+    for start, end in reversed(cuts):
+        surface = run[start:end]
+        entry = vocabulary.get(surface)
+        out.append((start, end, entry[0] if entry is not None and entry[0] else surface))
+    return out
+
+
+def rule_number(text: str) -> str | None:
+    """The canonical rule number when ``text`` is one (any width, trailing period), else None."""
+    folded, _ = fold(text.strip())
+    match = RULE_NUMBER.fullmatch(folded)
+    if match is None:
+        return None
+    section, rule, letter = match.groups()
+    if rule is None:
+        return section
+    return f"{section}.{int(rule)}{letter or ''}"
+
+
+def whole_term(words: list[str]) -> str | None:
+    """The term standing for a whole short text: its word terms in order behind ``=``."""
+    return "=" + " ".join(words) if 0 < len(words) <= WHOLE_MAX else None
+
+
+def query_terms(tokens: list[QueryToken]) -> tuple[list[str], list[str]]:
+    """Distinct word terms; adjacent pairs (never across punctuation) and the whole-text term."""
+    whole = whole_term([token.term for token in tokens if token.word])
+    terms: list[str] = []
+    pairs: list[str] = []
+    previous: str | None = None
+    for token in tokens:
+        if not token.word:
+            previous = None
+            continue
+        if token.term not in terms:
+            terms.append(token.term)
+        if previous is not None:
+            pair = f"{previous} {token.term}"
+            if pair not in pairs:
+                pairs.append(pair)
+        previous = token.term
+    return terms, pairs + ([whole] if whole else [])

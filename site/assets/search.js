@@ -1,0 +1,462 @@
+/*
+ * rules-kb search page: the browser twin of rules_kb/search/segment.py and query.py.
+ *
+ * The index (rules_kb/search/index.py) was cut with Sudachi at build time; here a query is
+ * folded and segmented with the emitted vocabulary, exactly as the CLI does, and ranked with
+ * the same integer weights, so both give the same results (tests/test_search_browser.py).
+ * Files load lazily: meta and vocabulary first, then only the postings shards of the query's
+ * terms and the group shards of the results shown. URLs come from the index, never built here.
+ * Text from the rules is put into the page with textContent only.
+ */
+(function () {
+  "use strict";
+
+  const JAPANESE_CHAR = /[\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3006]/u;
+  const ENGLISH_TOKEN = /[\p{L}\p{N}]+(?:(?:['\u2018\u2019]|(?<=\p{Nd})[.,](?=\p{Nd}))[\p{L}\p{N}]+)*|\S/gu;
+  const WORD_CHAR = /[\p{L}\p{N}]/u;
+  const RULE_NUMBER = /^([0-9]{3})(?:\.([0-9]{1,3})(?:\s?([a-z]))?)?\.?$/;
+  const CITES = /^cites:\s*(\S+)$/;
+  const UNKNOWN_COST = 1000;
+  const MAX_SURFACE = 16;
+  const WHOLE_MAX = 8;
+  const SNIPPET_BEFORE = 40;
+  const SNIPPET_LENGTH = 160;
+  const PAGE_RESULTS = 10;
+
+  // --- segmentation (segment.py) ------------------------------------------------------------
+
+  function fold(text) {
+    const chars = [];
+    const origin = [];
+    Array.from(text).forEach(function (char, index) {
+      const folded = Array.from(char.normalize("NFKC").toLowerCase().replace(/[\u2018\u2019]/g, "'"));
+      folded.forEach(function (piece) { chars.push(piece); origin.push(index); });
+    });
+    return { chars: chars, origin: origin };
+  }
+
+  function isWord(surface) {
+    return WORD_CHAR.test(surface);
+  }
+
+  function segmentOther(run) {
+    const text = run.join("");
+    const codePointAt = [];  // UTF-16 index -> code point index
+    let units = 0;
+    run.forEach(function (char, index) {
+      for (let k = 0; k < char.length; k++) codePointAt[units + k] = index;
+      units += char.length;
+    });
+    codePointAt[units] = run.length;
+    const out = [];
+    for (const match of text.matchAll(ENGLISH_TOKEN)) {
+      if (/^\s+$/u.test(match[0])) continue;
+      out.push([codePointAt[match.index], codePointAt[match.index + match[0].length], match[0]]);
+    }
+    return out;
+  }
+
+  function segmentJapanese(run, vocabulary) {
+    const size = run.length;
+    const best = [0];
+    const back = [0];
+    for (let i = 1; i <= size; i++) { best.push(-1); back.push(0); }
+    for (let end = 1; end <= size; end++) {
+      for (let length = Math.min(MAX_SURFACE, end); length > 0; length--) {
+        const start = end - length;
+        const entry = vocabulary[run.slice(start, end).join("")];
+        let cost;
+        if (entry === undefined) {
+          if (length !== 1) continue;
+          cost = UNKNOWN_COST;
+        } else {
+          cost = entry[1];
+        }
+        const total = best[start] + cost;
+        if (best[end] < 0 || total < best[end]) {
+          best[end] = total;
+          back[end] = start;
+        }
+      }
+    }
+    const cuts = [];
+    let end = size;
+    while (end > 0) { cuts.push([back[end], end]); end = back[end]; }
+    cuts.reverse();
+    return cuts.map(function (cut) {
+      const surface = run.slice(cut[0], cut[1]).join("");
+      const entry = vocabulary[surface];
+      return [cut[0], cut[1], entry !== undefined && entry[0] ? entry[0] : surface];
+    });
+  }
+
+  function segment(text, vocabulary) {
+    const folded = fold(text);
+    const chars = folded.chars;
+    const origin = folded.origin.concat([Array.from(text).length]);
+    const tokens = [];
+    let position = 0;
+    while (position < chars.length) {
+      const japanese = JAPANESE_CHAR.test(chars[position]);
+      let end = position;
+      while (end < chars.length && JAPANESE_CHAR.test(chars[end]) === japanese) end++;
+      const run = chars.slice(position, end);
+      const pieces = japanese ? segmentJapanese(run, vocabulary) : segmentOther(run);
+      for (const piece of pieces) {
+        const surface = chars.slice(position + piece[0], position + piece[1]).join("");
+        tokens.push({ surface: surface, term: piece[2], start: origin[position + piece[0]],
+                      end: origin[position + piece[1]], word: isWord(surface) });
+      }
+      position = end;
+    }
+    return tokens;
+  }
+
+  function ruleNumber(text) {
+    const match = RULE_NUMBER.exec(fold(text.trim()).chars.join(""));
+    if (match === null) return null;
+    if (match[2] === undefined) return match[1];
+    return match[1] + "." + String(parseInt(match[2], 10)) + (match[3] || "");
+  }
+
+  function wholeTerm(words) {
+    return words.length > 0 && words.length <= WHOLE_MAX ? "=" + words.join(" ") : null;
+  }
+
+  function queryTerms(tokens) {
+    const whole = wholeTerm(tokens.filter(function (t) { return t.word; }).map(function (t) { return t.term; }));
+    const terms = [];
+    const pairs = [];
+    let previous = null;
+    for (const token of tokens) {
+      if (!token.word) { previous = null; continue; }
+      if (!terms.includes(token.term)) terms.push(token.term);
+      if (previous !== null) {
+        const pair = previous + " " + token.term;
+        if (!pairs.includes(pair)) pairs.push(pair);
+      }
+      previous = token.term;
+    }
+    if (whole !== null) pairs.push(whole);
+    return { terms: terms, pairs: pairs };
+  }
+
+  // --- index files (query.py's SearchIndex) ----------------------------------------------------
+
+  function shardOf(term, count) {
+    let value = 0x811c9dc5;
+    for (const char of term) {
+      value ^= char.codePointAt(0);
+      value = Math.imul(value, 0x01000193) >>> 0;
+    }
+    return value % count;
+  }
+
+  function pad(number) {
+    return String(number).padStart(3, "0");
+  }
+
+  function Index(base) {
+    this.base = new URL(base, document.baseURI);
+    this.siteRoot = new URL("../", this.base);
+    this.files = new Map();
+    this.bytes = 0;
+  }
+
+  Index.prototype.load = function (name) {
+    if (!this.files.has(name)) {
+      const self = this;
+      this.files.set(name, fetch(new URL(name, this.base)).then(function (response) {
+        if (!response.ok) throw new Error("search index: " + name + ": HTTP " + response.status);
+        return response.text();
+      }).then(function (text) { self.bytes += text.length; return JSON.parse(text); }));
+    }
+    return this.files.get(name);
+  };
+
+  Index.prototype.open = function () {
+    const self = this;
+    if (!this.ready) {
+      this.ready = Promise.all([this.load("meta.json"), this.load("vocab.json")]).then(function (loaded) {
+        self.meta = loaded[0];
+        self.vocabulary = loaded[1];
+        self.byNumber = new Map();
+        self.meta.groupNumber.forEach(function (number, group) {
+          if (!self.byNumber.has(number)) self.byNumber.set(number, []);
+          self.byNumber.get(number).push(group);
+        });
+        return self;
+      });
+    }
+    return this.ready;
+  };
+
+  Index.prototype.postings = function (term) {
+    return this.load("p/" + pad(shardOf(term, this.meta.shards)) + ".json").then(function (shard) {
+      return Object.prototype.hasOwnProperty.call(shard, term) ? shard[term] : [];
+    });
+  };
+
+  Index.prototype.groupRecord = function (group) {
+    const size = this.meta.groupsPerShard;
+    return this.load("g/" + pad(Math.floor(group / size)) + ".json").then(function (shard) {
+      return { record: shard.groups[group % size], texts: shard.texts };
+    });
+  };
+
+  Index.prototype.url = function (rootPath) {
+    return new URL(rootPath.replace(/^\//, ""), this.siteRoot).href;
+  };
+
+  // --- ranking (query.py's search) -------------------------------------------------------------
+
+  function adjusted(meta, doc, raw) {
+    const group = meta.docGroup[doc];
+    return 10 * raw - (meta.docCurrent[doc] ? 0 : raw) - (meta.groupCurrent[group] ? 0 : 2 * raw);
+  }
+
+  function rankGroups(meta, scores, allowed) {
+    const members = new Map();
+    for (const [doc, raw] of scores) {
+      const group = meta.docGroup[doc];
+      if (!allowed[meta.groupLanguage[group]]) continue;
+      if (!members.has(group)) members.set(group, []);
+      members.get(group).push([doc, adjusted(meta, doc, raw)]);
+    }
+    const ranked = [];
+    for (const [group, docs] of members) {
+      let top = -1;
+      for (const item of docs) top = Math.max(top, item[1]);
+      let shown = null;
+      for (const item of docs) {
+        if (4 * item[1] < 3 * top) continue;
+        const doc = item[0];
+        if (shown === null || meta.docCurrent[doc] > meta.docCurrent[shown] ||
+            (meta.docCurrent[doc] === meta.docCurrent[shown] && doc > shown)) shown = doc;
+      }
+      ranked.push([group, top, shown]);
+    }
+    ranked.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
+    return ranked;
+  }
+
+  function trivial(surface) {
+    const chars = Array.from(surface);
+    return chars.length === 1 && chars[0] >= "\u3041" && chars[0] <= "\u30ff";
+  }
+
+  function snippet(index, text, terms) {
+    const chars = Array.from(text);
+    const marks = segment(text, index.vocabulary).filter(function (t) {
+      return t.word && terms.has(t.term) && !trivial(t.surface);
+    });
+    const start = marks.length ? Math.max(0, marks[0].start - SNIPPET_BEFORE) : 0;
+    const end = Math.min(chars.length, start + SNIPPET_LENGTH);
+    const pieces = [];
+    if (start > 0) pieces.push(["…", false]);
+    let position = start;
+    for (const mark of marks) {
+      if (mark.start < position || mark.end > end) continue;
+      if (mark.start > position) pieces.push([chars.slice(position, mark.start).join(""), false]);
+      pieces.push([chars.slice(mark.start, mark.end).join(""), true]);
+      position = mark.end;
+    }
+    if (end > position) pieces.push([chars.slice(position, end).join(""), false]);
+    if (end < chars.length) pieces.push(["…", false]);
+    return pieces;
+  }
+
+  async function search(index, query, options) {
+    await index.open();
+    const meta = index.meta;
+    const game = options.game || null;
+    const lang = options.lang || null;
+    const limit = options.limit === undefined ? 10 : options.limit;
+    const allowed = meta.languages.map(function (pair) {
+      return (game === null || pair[0] === game) && (lang === null || pair[1] === lang);
+    });
+    query = query.trim();
+    const cites = CITES.exec(query);
+    const number = ruleNumber(query);
+    const scores = new Map();
+    let terms = [];
+    let wanted = [];
+    if (cites) {
+      const cited = ruleNumber(cites[1]);
+      if (cited !== null) wanted = ["cites:" + cited];
+    } else {
+      const found = queryTerms(segment(query, index.vocabulary));
+      terms = found.terms;
+      wanted = found.terms.concat(found.pairs);
+    }
+    const lists = await Promise.all(wanted.map(function (term) { return index.postings(term); }));
+    const matched = new Map();
+    lists.forEach(function (flat, k) {
+      const isWord = k < terms.length;
+      let doc = 0;
+      for (let position = 0; position < flat.length; position += 2) {
+        doc += flat[position];
+        scores.set(doc, (scores.get(doc) || 0) + flat[position + 1]);
+        if (isWord) matched.set(doc, (matched.get(doc) || 0) + 1);
+      }
+    });
+    if (!cites) {
+      for (const [doc, raw] of scores) scores.set(doc, raw * (matched.get(doc) || 1));
+    }
+    const ranked = rankGroups(meta, scores, allowed);
+    let order = ranked.map(function (item) { return item[0]; });
+    const byGroup = new Map(ranked.map(function (item) { return [item[0], item]; }));
+    if (number !== null) {
+      const exact = (index.byNumber.get(number) || []).filter(function (g) { return allowed[meta.groupLanguage[g]]; });
+      const seen = new Set(exact);
+      order = exact.concat(order.filter(function (g) { return !seen.has(g); }));
+    }
+    order = order.slice(0, limit);
+    const termSet = new Set(terms);
+    const records = await Promise.all(order.map(function (g) { return index.groupRecord(g); }));
+    return order.map(function (group, i) {
+      const item = byGroup.get(group) || [group, 0, null];
+      const record = records[i].record;
+      const doc = item[2] === null ? record.versions[0][2] : item[2];
+      const shown = record.versions.find(function (v) { return v[2] === doc; });
+      const pair = meta.languages[meta.groupLanguage[group]];
+      return {
+        game: pair[0], lang: pair[1], number: meta.groupNumber[group], version: shown[0], url: shown[1],
+        rule_url: record.rule, score: item[1],
+        snippet: snippet(index, records[i].texts[String(doc)], termSet),
+        also: record.versions.filter(function (v) { return v[0] !== shown[0]; })
+          .map(function (v) { return [v[0], v[1]]; }),
+      };
+    });
+  }
+
+  // --- the page ----------------------------------------------------------------------------------
+
+  const GAMES = { dm: "Duel Masters", mtg: "Magic" };
+  const LANGS = { ja: "日本語", en: "English" };
+
+  function element(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function renderHit(index, hit, position) {
+    const item = element("li", "rk-hit");
+    item.id = "rk-hit-" + position;
+    item.setAttribute("role", "option");
+    const link = element("a", "rk-link");
+    link.href = index.url(hit.url);
+    link.append(element("span", "rk-number", hit.number), " ",
+                element("span", "rk-badge", GAMES[hit.game] + " · " + LANGS[hit.lang]), " ",
+                element("span", "rk-version", hit.version));
+    item.append(link);
+    const text = element("p", "rk-snippet");
+    for (const piece of hit.snippet) text.append(piece[1] ? element("mark", "", piece[0]) : piece[0]);
+    item.append(text);
+    const more = element("p", "rk-more");
+    if (hit.also.length) {
+      more.append("also in ");
+      hit.also.slice(0, 8).forEach(function (v, k) {
+        if (k) more.append(", ");
+        const a = element("a", "", v[0]);
+        a.href = index.url(v[1]);
+        more.append(a);
+      });
+      if (hit.also.length > 8) more.append(" and " + (hit.also.length - 8) + " more");
+      more.append(" · ");
+    }
+    const all = element("a", "rk-rule", "every version");
+    all.href = index.url(hit.rule_url);
+    const cited = element("a", "rk-cites", "cited by");
+    const params = new URLSearchParams({ q: "cites:" + hit.number, game: hit.game });
+    cited.href = "?" + params.toString();
+    more.append(all, " · ", cited);
+    item.append(more);
+    return item;
+  }
+
+  function start() {
+    const root = document.getElementById("rk-search");
+    if (!root) return;
+    const index = new Index(root.dataset.index);
+    const input = root.querySelector("#rk-query");
+    const game = root.querySelector("#rk-game");
+    const lang = root.querySelector("#rk-lang");
+    const status = root.querySelector("#rk-status");
+    const list = root.querySelector("#rk-results");
+    const params = new URLSearchParams(window.location.search);
+    input.value = params.get("q") || "";
+    game.value = params.get("game") || "";
+    lang.value = params.get("lang") || "";
+    let sequence = 0;
+    let selected = -1;
+
+    function select(position) {
+      const items = list.querySelectorAll(".rk-hit");
+      if (!items.length) { selected = -1; return; }
+      selected = Math.max(0, Math.min(items.length - 1, position));
+      items.forEach(function (item, k) { item.setAttribute("aria-selected", k === selected ? "true" : "false"); });
+      input.setAttribute("aria-activedescendant", items[selected].id);
+      items[selected].scrollIntoView({ block: "nearest" });
+    }
+
+    async function run() {
+      const mine = ++sequence;
+      const query = input.value;
+      const state = new URLSearchParams();
+      if (query) state.set("q", query);
+      if (game.value) state.set("game", game.value);
+      if (lang.value) state.set("lang", lang.value);
+      const search_ = state.toString();
+      window.history.replaceState(null, "", search_ ? "?" + search_ : window.location.pathname);
+      if (!query.trim()) {
+        list.replaceChildren();
+        status.textContent = "";
+        return;
+      }
+      const started = performance.now();
+      const hits = await search(index, query, { game: game.value, lang: lang.value, limit: PAGE_RESULTS });
+      if (mine !== sequence) return;
+      list.replaceChildren.apply(list, hits.map(function (hit, k) { return renderHit(index, hit, k); }));
+      selected = -1;
+      status.textContent = hits.length ? hits.length + (hits.length === 1 ? " result" : " results")
+        : "nothing found";
+      const finished = performance.now();
+      if (root.dataset.firstResults === undefined) root.dataset.firstResults = String(finished);
+      root.dataset.lastQueryMs = String(finished - started);
+      root.dataset.done = String(mine);
+      if (hits.length) select(0);
+    }
+
+    input.addEventListener("input", run);
+    game.addEventListener("change", run);
+    lang.addEventListener("change", run);
+    input.addEventListener("keydown", function (event) {
+      if (event.key === "ArrowDown") { select(selected + 1); event.preventDefault(); }
+      else if (event.key === "ArrowUp") { select(selected - 1); event.preventDefault(); }
+      else if (event.key === "Enter") {
+        const items = list.querySelectorAll(".rk-hit");
+        if (selected >= 0 && items[selected]) {
+          event.preventDefault();
+          window.location.href = items[selected].querySelector(".rk-link").href;
+        }
+      }
+    });
+    window.rulesKbSearch = {
+      index: index,
+      tokens: async function (query) {
+        await index.open();
+        return segment(query, index.vocabulary);
+      },
+      search: function (query, options) { return search(index, query, options || {}); },
+    };
+    index.open();
+    if (input.value) run();
+    input.focus();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

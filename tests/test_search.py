@@ -1,0 +1,146 @@
+"""Search from Python and the CLI: facts readable in the corpus, the query set's quality, the cache."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import search_support as support
+from conftest import CORPUS
+from search_support import load_queries, metrics, result_ids
+
+from rules_kb.search.index import INDEX_DIR, build_index_files, shard_of
+from rules_kb.search.query import search
+from rules_kb.search.segment import query_terms, rule_number, segment
+
+# The session's index (built once from the knowledge fixture), shared with test_search_browser.py.
+search_root = support.search_root
+search_index = support.search_index
+
+
+def ids(index, query, **filters) -> list[str]:
+    return result_ids([h.to_record() for h in search(index, query, **filters)])
+
+
+def test_inflections_meet_through_normalized_forms(search_index):
+    # 507.3a: 「このクリーチャーがブロックした時」; 507.2c: 「ブロックされなかったクリーチャー」
+    assert "dm/ja/507.3a" in ids(search_index, "ブロックした時")[:3]
+    # 507.1: …攻撃先を変更する能力を使用するクリーチャーを選びます (選ぶ typed)
+    assert ids(search_index, "攻撃先を変更するクリーチャーを選ぶ")[0] == "dm/ja/507.1"
+
+
+def test_katakana_variant_reaches_the_other_spelling(search_index):
+    # The rulebook writes プレイヤー; Sudachi normalizes both spellings to プレーヤー.
+    tokens = segment("プレーヤー", search_index.vocabulary)
+    assert [t.term for t in tokens] == ["プレーヤー"]
+    hits = search(search_index, "プレーヤー 参加している人")
+    assert hits[0].number == "102.1"
+    assert "".join(text for text, marked in hits[0].snippet if marked).startswith("プレイヤー")
+
+
+def test_katakana_compound_is_matched_as_a_phrase(search_index):
+    terms, pairs = query_terms(segment("ブロッククリーチャー", search_index.vocabulary))
+    assert terms == ["ブロック", "クリーチャー"]
+    assert "ブロック クリーチャー" in pairs
+    assert ids(search_index, "ブロッククリーチャー指定ステップ")[0] == "dm/ja/507"
+
+
+def test_rule_numbers_in_any_width_jump_to_the_rule(search_index):
+    assert rule_number("５０７．２ａ") == rule_number("507.2a.") == "507.2a"
+    assert ids(search_index, "５０７．２ａ")[:2] == ["dm/en/507.2a", "dm/ja/507.2a"]
+    assert ids(search_index, "509.1a", game="mtg")[0] == "mtg/en/509.1a"
+
+
+def test_cites_lists_the_texts_citing_a_rule(search_index):
+    # 507.3d ends （参考 603.2e）, 506.3b ends （参考603.2e）
+    assert sorted(ids(search_index, "cites:603.2e")) == ["dm/ja/506.3b", "dm/ja/507.3d"]
+    assert ids(search_index, "cites:６０３．２ｅ") == ids(search_index, "cites:603.2e")
+
+
+def test_rule_pages_link_to_their_citing_texts_through_the_search_page():
+    from rules_kb.links import cites_search, relative, rule_page
+    from rules_kb.numbers import RuleNumber
+
+    number = RuleNumber.parse("603.2e")
+    assert cites_search("dm", number) == "/search/?q=cites%3A603.2e&game=dm"
+    assert relative(rule_page("dm", number), cites_search("dm", number)) == "../../../search/?q=cites%3A603.2e&game=dm"
+
+
+def test_newest_version_first_and_older_versions_offered(search_index):
+    hit = search(search_index, "507.2c", game="dm", lang="ja")[0]
+    assert (hit.version, hit.url) == ("1.48", "/dm/ja/1.48/507/#507.2c")
+    assert hit.rule_url == "/dm/rule/507.2c/"
+    assert [label for label, _ in hit.also] == ["1.38", "2021-09-07"]
+    assert dict(hit.also)["1.38"] == "/dm/ja/1.38/507/#507.2c"
+
+
+def test_version_filter_ranks_the_text_of_that_version(search_index):
+    # Declare Blockers was 309 until the 2009 renumbering.
+    hit = search(search_index, "declare blockers step", version="2008-10-01")[0]
+    assert (hit.number, hit.version) == ("309", "2008-10-01")
+    assert search(search_index, "declare blockers step")[0].number == "509"
+
+
+def test_english_words_match_whole_without_stemming(search_index):
+    # "block" must not match "blocker" or "blocked" through a trailing wildcard.
+    terms, _ = query_terms(segment("block", search_index.vocabulary))
+    assert terms == ["block"]
+    for hit in search(search_index, "block", lang="en", limit=10):
+        words = {w.lower().strip(".,“”\"'()") for text, _ in hit.snippet for w in text.split()}
+        assert "block" in words
+
+
+def test_snippet_highlights_the_matched_words(search_index):
+    hit = search(search_index, "deathtouch", game="mtg")[0]
+    assert hit.number == "702.2"
+    assert hit.snippet == [("Deathtouch", True)]
+
+
+def test_query_set_quality_from_python(search_index):
+    queries = load_queries()
+    assert len(queries) >= 60
+    results = {q.q: ids(search_index, q.q) for q in queries}
+    recall, mrr, misses = metrics(queries, results)
+    print(f"\nCLI/Python search: {len(queries)} queries, recall@10 {recall:.3f}, MRR {mrr:.3f}")
+    print("\n".join(misses))
+    assert recall >= 0.95
+
+
+def test_index_files_are_byte_identical_across_builds(knowledge, search_root):
+    rebuilt = build_index_files(knowledge)
+    folder = search_root / INDEX_DIR
+    written = {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*.json")}
+    assert written == rebuilt
+    meta = json.loads(rebuilt["meta.json"])
+    assert shard_of("ブロック", meta["shards"]) < meta["shards"]
+
+
+@pytest.fixture(scope="module")
+def cli_search_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("cli-search")
+
+
+def test_cli_builds_the_index_once_and_reuses_it(cli, cli_search_dir, monkeypatch):
+    from rules_kb.cli import common
+
+    monkeypatch.setattr(common, "DEFAULT_SEARCH", cli_search_dir)
+    code, out, err = cli("--corpus", str(CORPUS), "search", "ブロックした時", "--game", "dm", "--limit", "3")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[0].startswith("507.3a  dm ja 1.48  /dm/ja/1.48/507/#507.3a")
+    built = sorted(cli_search_dir.iterdir())
+    assert len(built) == 1
+    stamp = (built[0] / INDEX_DIR / "meta.json").stat().st_mtime_ns
+    code, out, _ = cli("--corpus", str(CORPUS), "search", "５０７．２ａ", "--lang", "ja", "--json")
+    records = json.loads(out)
+    assert [(r["number"], r["version"]) for r in records][:1] == [("507.2a", "1.48")]
+    assert (built[0] / INDEX_DIR / "meta.json").stat().st_mtime_ns == stamp
+
+
+def test_cli_reports_nothing_found(cli, cli_search_dir, monkeypatch):
+    from rules_kb.cli import common
+
+    monkeypatch.setattr(common, "DEFAULT_SEARCH", cli_search_dir)
+    code, out, _ = cli("--corpus", str(CORPUS), "search", "zzyzx", "--limit", "5")
+    assert code == 0
+    assert out.strip() == "nothing found for 'zzyzx'"

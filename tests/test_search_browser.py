@@ -1,0 +1,117 @@
+"""The search page in headless Chromium: same tokens and results as the CLI, quality, the UI."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+import search_support as support
+from search_support import load_queries, metrics, result_ids
+
+from rules_kb.search.query import search
+from rules_kb.search.segment import segment
+
+# The session's index and standalone page (built once), shared with test_search.py.
+search_root = support.search_root
+search_index = support.search_index
+search_site = support.search_site
+
+# Extra strings for the tokenizer comparison: widths, mixed scripts, punctuation, astral characters.
+TOKEN_CASES = [
+    "ＧＲ召喚したクリーチャー", "S-MAX進化クリーチャー", "non-active player's creature", "player’s “turn”",
+    "507.2a と ５０７．２ａ", "𠮷野家のカード", "ｶﾀｶﾅのプレーヤー", "  ", "",
+]
+
+
+@pytest.fixture(scope="module")
+def site_url(search_site, serve_dir) -> str:
+    return serve_dir(search_site)
+
+
+def open_search(page, site_url: str, query: str = "") -> None:
+    page.goto(site_url + "search/" + (f"?q={query}" if query else ""))
+    page.wait_for_function("window.rulesKbSearch !== undefined")
+
+
+def test_browser_and_cli_cut_queries_into_the_same_tokens(page, site_url, search_index):
+    open_search(page, site_url)
+    texts = [q.q for q in load_queries()] + TOKEN_CASES
+    browser = page.evaluate("async (texts) => { const out = []; for (const t of texts) "
+                            "out.push(await window.rulesKbSearch.tokens(t)); return out; }", texts)
+    python = [[{"surface": t.surface, "term": t.term, "start": t.start, "end": t.end, "word": t.word}
+               for t in segment(text, search_index.vocabulary)] for text in texts]
+    assert browser == python
+
+
+def test_browser_and_cli_give_the_same_results_and_quality(page, site_url, search_index):
+    queries = load_queries()
+    open_search(page, site_url)
+    browser = page.evaluate("async (qs) => { const out = {}; for (const q of qs) "
+                            "out[q] = await window.rulesKbSearch.search(q, {limit: 10}); return out; }",
+                            [q.q for q in queries])
+    python = {q.q: [h.to_record() for h in search(search_index, q.q, limit=10)] for q in queries}
+    assert json.loads(json.dumps(browser)) == json.loads(json.dumps(python))
+    recall, mrr, misses = metrics(queries, {q: result_ids(hits) for q, hits in browser.items()})
+    print(f"\nbrowser search: {len(queries)} queries, recall@10 {recall:.3f}, MRR {mrr:.3f}")
+    print("\n".join(misses))
+    assert recall >= 0.95
+
+
+def test_filters_agree_with_the_cli(page, site_url, search_index):
+    open_search(page, site_url)
+    for query, options in [("creature", {"game": "dm", "lang": "en"}), ("ブロック", {"lang": "ja"}),
+                           ("507", {"game": "mtg"})]:
+        browser = page.evaluate("([q, o]) => window.rulesKbSearch.search(q, o)", [query, options])
+        python = [h.to_record() for h in search(search_index, query, **options)]
+        assert json.loads(json.dumps(browser)) == python
+        assert browser
+        assert all(h["game"] == options.get("game", h["game"]) and h["lang"] == options.get("lang", h["lang"])
+                   for h in browser)
+
+
+def test_typing_shows_highlighted_results_and_enter_opens_one(page, site_url):
+    open_search(page, site_url)
+    box = page.locator("#rk-query")
+    box.fill("")
+    box.type("ブロックした時")
+    page.wait_for_function("document.querySelectorAll('#rk-results .rk-hit').length > 0")
+    first = page.locator("#rk-results .rk-hit").first
+    assert first.locator(".rk-number").inner_text() == "507.3a"
+    assert first.locator(".rk-badge").inner_text() == "Duel Masters · 日本語"
+    assert first.locator(".rk-version").inner_text() == "1.48"
+    marked = first.locator(".rk-snippet mark").all_inner_texts()
+    assert "ブロック" in marked
+    assert "also in" in first.locator(".rk-more").inner_text()
+    # The address follows the query, so a search can be shared.
+    assert "q=%E3%83%96" in page.url
+    # Keyboard: the first result is selected; ArrowDown moves to the second, Enter opens it.
+    second_href = page.locator("#rk-results .rk-hit").nth(1).locator(".rk-link").get_attribute("href")
+    box.press("ArrowDown")
+    assert page.locator("#rk-results .rk-hit").nth(1).get_attribute("aria-selected") == "true"
+    with page.expect_navigation():
+        box.press("Enter")
+    assert page.url == second_href
+    assert re.search(r"/dm/ja/1\.48/50\d/#50\d\.\d+[a-z]?$", page.url)
+
+
+def test_query_from_the_address_and_game_filter(page, site_url):
+    open_search(page, site_url, "%EF%BC%95%EF%BC%90%EF%BC%97%EF%BC%8E%EF%BC%92%EF%BD%81")  # ５０７．２ａ
+    page.wait_for_function("document.querySelectorAll('#rk-results .rk-hit').length > 0")
+    numbers = page.locator("#rk-results .rk-number").all_inner_texts()
+    assert numbers[:2] == ["507.2a", "507.2a"]
+    page.locator("#rk-query").fill("declare blockers step")
+    page.wait_for_function("document.querySelector('#rk-results .rk-number')?.textContent === '509'")
+    page.select_option("#rk-game", "dm")
+    page.wait_for_function("[...document.querySelectorAll('#rk-results .rk-badge')].every("
+                           "b => b.textContent.startsWith('Duel Masters'))")
+    assert "game=dm" in page.url
+
+
+def test_cites_link_and_rule_links_come_from_the_index(page, site_url):
+    open_search(page, site_url, "cites:603.2e")
+    page.wait_for_function("document.querySelectorAll('#rk-results .rk-hit').length === 2")
+    hrefs = page.locator("#rk-results .rk-link").evaluate_all("els => els.map(e => e.getAttribute('href'))")
+    assert sorted(h.removeprefix(site_url) for h in hrefs) == ["dm/ja/1.48/506/#506.3b", "dm/ja/1.48/507/#507.3d"]
+    rule = page.locator("#rk-results .rk-rule").first.get_attribute("href")
+    assert rule.removeprefix(site_url) in ("dm/rule/506.3b/", "dm/rule/507.3d/")
