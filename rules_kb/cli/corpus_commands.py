@@ -6,11 +6,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from rules_kb.ask.add import commit_addition, plan_addition
-from rules_kb.errors import SourceError
+from rules_kb.ask.add import add_release
 from rules_kb.ingest.decode import decode_document
 from rules_kb.ingest.detect import describe_file
 from rules_kb.ingest.pipeline import ingest_corpus, parse_bytes
+from rules_kb.ingest.reading import read_source
 from rules_kb.render.output import write_atomically
 from rules_kb.render.textformat import (
     model_lines,
@@ -77,10 +77,7 @@ def run_ingest(args: argparse.Namespace) -> int:
 
 def run_parse(args: argparse.Namespace) -> int:
     path: Path = args.file
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise SourceError(str(path), f"cannot read: {exc.strerror}") from None
+    data = read_source(path)
     text = decode_document(data, str(path)).text
     meta = describe_file(path, data, text, format_name=args.format_name, game=args.game,
                          languages=(args.lang,) if args.lang else None)
@@ -97,9 +94,8 @@ def run_parse(args: argparse.Namespace) -> int:
 
 
 def run_add(args: argparse.Namespace) -> int:
-    addition = plan_addition(args.corpus, args.file, game=args.game, lang=args.lang, format_name=args.format_name,
-                             version=args.version, date=args.date)
-    commit_addition(args.corpus, addition)
+    addition = add_release(args.corpus, args.file, game=args.game, lang=args.lang, format_name=args.format_name,
+                           version=args.version, date=args.date)
     meta, item = addition.meta, addition.item
     kinds = sorted({v.kind for v in item.parsed.versions if v.label == meta.versions[0]})
     print(f"added {meta.id} as {meta.file}: format {meta.format}, {item.decoded.encoding} {item.decoded.line_ends}, "
