@@ -31,7 +31,7 @@ from rules_kb.compare.align import Alignment, align_pair
 from rules_kb.errors import ManifestError, OutputError, SourceError
 from rules_kb.ingest.corpus import DATE, MANIFEST, VERSION_LABEL, load_manifest
 from rules_kb.ingest.curated import load_forced_matches
-from rules_kb.ingest.decode import decode_document
+from rules_kb.ingest.decode import byte_offset, decode_document
 from rules_kb.ingest.detect import describe_file
 from rules_kb.ingest.pipeline import Ingested, ingest_corpus, parse_bytes
 from rules_kb.ingest.reading import read_source
@@ -112,7 +112,8 @@ def plan_addition(corpus: Path, path: Path, *, game: str | None = None, lang: st
     item = parse_bytes(data, meta)
     if not item.accounting.complete:
         first = (item.accounting.uncovered or item.accounting.overlapping)[0]
-        raise SourceError(str(path), f"parse is not lossless ({item.accounting.percent:.2f}% accounted)", first[0])
+        raise SourceError(str(path), f"parse is not lossless ({item.accounting.percent:.2f}% accounted)",
+                          byte_offset(data, item.decoded, first[0]))
     addition = Addition(meta, path, item)
     _compare_with_previous(corpus, existing, addition, same_release_check=version is None)
     return addition
