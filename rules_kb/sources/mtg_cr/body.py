@@ -15,6 +15,7 @@ from rules_kb.numbers import RuleNumber
 from rules_kb.sources.common import Line
 from rules_kb.sources.mtg_cr.numbers import (
     DEVIATIONS,
+    OVERLONG_NUMBER,
     Candidate,
     fits,
     is_successor,
@@ -25,6 +26,10 @@ from rules_kb.sources.mtg_cr.numbers import (
 _WRAPPED_HYPHEN = re.compile(r"[A-Za-z]-$")
 _CHAPTER = re.compile(r"(?P<number>\d{1,2})\.\s+(?P<title>\S.*)")
 _EXAMPLE = re.compile(r"\s*Examples?:")
+# The longest real rule text (205.3m, the list of creature types) is under 3,000 characters;
+# a rule ten times as long has swallowed lines that are not its own.
+MAX_RULE_TEXT = 30_000
+_MAX_TITLE = 100  # a section title may wrap once in a hard-wrapped release, never more
 # Page furniture of printed or paginated releases: rules of dashes, bare page numbers,
 # "Page 12" lines and the running title repeated at the top of a page.
 BANNER = re.compile(
@@ -137,10 +142,10 @@ def parse_body(lines: list[Line], start: int, end: int, release: Release, parsed
             continue
         decision = decisions.get(index)
         if decision is not None:
-            _finish(builder, release)
+            _finish(builder, parsed)
             builder = _start_rule(line, decision, release, parsed)
         elif blank_before and (heading := _chapter(line, chapter, parsed)) is not None:
-            _finish(builder, release)
+            _finish(builder, parsed)
             builder = None
             chapter = heading
         elif _EXAMPLE.match(line.text):
@@ -149,9 +154,9 @@ def parse_body(lines: list[Line], start: int, end: int, release: Release, parsed
             parsed.residue.append(Residue(stripped, [line.span()], "chrome"))
             continue  # page furniture neither starts nor ends a paragraph
         else:
-            _continue(builder, line, release, parsed)
+            _continue(builder, line, tally, parsed)
         blank_before = False
-    _finish(builder, release)
+    _finish(builder, parsed)
     tally.report(parsed)
 
 
@@ -159,7 +164,7 @@ def _decide_numbers(
     lines: list[Line], start: int, end: int, tally: Tally, parsed: ParsedDocument
 ) -> dict[int, tuple[Candidate, RuleNumber]]:
     """Which numbered lines start a rule, and under which number (line index -> decision)."""
-    candidates = _candidates(lines, start, end)
+    candidates = _candidates(lines, start, end, tally)
     decisions: dict[int, tuple[Candidate, RuleNumber]] = {}
     previous: RuleNumber | None = None
     for position, candidate in enumerate(candidates):
@@ -174,7 +179,7 @@ def _decide_numbers(
     return decisions
 
 
-def _candidates(lines: list[Line], start: int, end: int) -> list[Candidate]:
+def _candidates(lines: list[Line], start: int, end: int, tally: Tally) -> list[Candidate]:
     found = []
     paragraph_start = True
     for index in range(start, end):
@@ -187,6 +192,8 @@ def _candidates(lines: list[Line], start: int, end: int) -> list[Candidate]:
         candidate = read_candidate(index, text, paragraph_start)
         if candidate is not None:
             found.append(candidate)
+        elif paragraph_start and OVERLONG_NUMBER.match(text):
+            tally.add("overlong-number", lines[index].start, text.split()[0][:16])
         paragraph_start = _CHAPTER.fullmatch(text.strip()) is not None or (
             candidate is not None and candidate.number is not None and candidate.number.depth == 0
         )
@@ -274,8 +281,12 @@ def _add_example(builder: _Builder | None, line: Line, release: Release, tally: 
         tally.add("indented-example", line.start, f"example of {builder.rule.number}")
 
 
-def _continue(builder: _Builder | None, line: Line, release: Release, parsed: ParsedDocument) -> None:
-    """A line that is not a rule start: a wrapped line or a further paragraph of the rule."""
+def _continue(builder: _Builder | None, line: Line, tally: Tally, parsed: ParsedDocument) -> None:
+    """A line that is not a rule start: a wrapped line or a further paragraph of the rule.
+
+    A section title takes at most one wrapped line and stays short; anything more after a
+    heading is unrecognised text, kept as residue and reported, not folded into the title.
+    """
     if builder is None:
         _orphan(line, parsed, "text before any rule")
         return
@@ -284,7 +295,13 @@ def _continue(builder: _Builder | None, line: Line, release: Release, parsed: Pa
         builder.example_text.add(line.stripped)
         builder.example.spans.append(span)
         return
-    (builder.title if builder.title is not None else builder.text).add(line.stripped)
+    title = builder.title
+    if title is not None and (not title.release.wrapped or len(title.pieces) > 1
+                              or len(str(title)) + 1 + len(line.stripped) > _MAX_TITLE):
+        tally.add("text-after-heading", line.start, f"after {builder.rule.number}")
+        parsed.residue.append(Residue(line.stripped, [span], "orphan"))
+        return
+    (title if title is not None else builder.text).add(line.stripped)
     builder.rule.spans.append(span)
 
 
@@ -293,9 +310,15 @@ def _orphan(line: Line, parsed: ParsedDocument, what: str) -> None:
     parsed.residue.append(Residue(line.stripped, [line.span()], "orphan"))
 
 
-def _finish(builder: _Builder | None, release: Release) -> None:
+def _finish(builder: _Builder | None, parsed: ParsedDocument) -> None:
     if builder is not None:
         builder.rule.text = str(builder.text)
+        if len(builder.rule.text) > MAX_RULE_TEXT:
+            rule = builder.rule
+            parsed.anomaly(rule.spans[0][0], "overlong-rule",
+                           f"rule {rule.number} runs to {len(rule.text):,} characters over {len(rule.spans):,} lines "
+                           f"(characters {rule.spans[0][0]}-{rule.spans[-1][1]}); no real rule exceeds 3,000",
+                           "kept as parsed; rules-kb add refuses such a release unless --force")
         if builder.title is not None:
             builder.rule.title = str(builder.title)
         builder.finish_example()
