@@ -117,3 +117,38 @@ def test_malformed_version_and_date_flags_are_refused(cli, empty_corpus, flag, v
     code, _, err = cli("--corpus", str(empty_corpus), "add", str(SEED), flag, value)
     assert code == 1 and err.startswith(f"Error: {SEED}: {flag} ") and ".manifest-" not in err
     assert corpus_files(empty_corpus) == {"manifest.toml", ".lock"}
+
+
+def hollowed_release(tmp_path: Path) -> Path:
+    """CR 2024-11-08 with chapters 2 to 8 cut out: still complete (glossary, credits), 1/8 of the rules."""
+    text = RELEASE.read_bytes().decode("utf-8-sig").replace("\r\n", "\n")
+    start = text.index("\n200. General\n\n200.1.")
+    end = text.index("\n900. General\n\n900.1.")
+    path = tmp_path / "CR-2024-11-08.txt"
+    path.write_text(text[:start] + text[end:], encoding="utf-8")
+    return path
+
+
+def test_a_release_with_far_fewer_rules_than_its_neighbour_needs_force(cli, empty_corpus, tmp_path):
+    """Before: added with exit 0, though it had lost seven of its nine chapters."""
+    code, _, err = cli("--corpus", str(empty_corpus), "add", str(CORPUS / "mtg/CR-2022-11-18.txt"),
+                       "--version", "2022-11-18")
+    assert code == 0, err
+    path = hollowed_release(tmp_path)
+    before = {p: p.read_bytes() for p in empty_corpus.rglob("*") if p.is_file()}
+    code, _, err = cli("--corpus", str(empty_corpus), "add", str(path), "--version", "2024-11-08")
+    assert code == 1 and "implausible structure: " in err and " rules where 2022-11-18 has 2,9" in err
+    assert {p: p.read_bytes() for p in empty_corpus.rglob("*") if p.is_file()} == before
+    code, out, err = cli("--corpus", str(empty_corpus), "add", str(path), "--version", "2024-11-08", "--force")
+    assert code == 0 and out.startswith("added mtg-cr-2024-11-08 "), err
+
+
+def test_a_rule_longer_than_any_real_one_needs_force(cli, empty_corpus, tmp_path):
+    text = RELEASE.read_bytes().decode("utf-8-sig").replace("\r\n", "\n")
+    at = text.index("\n\n100.1b ")
+    path = tmp_path / "CR-2024-11-08.txt"
+    path.write_text(text[:at] + "\nmore words of the same rule" * 2000 + text[at:], encoding="utf-8")
+    code, _, err = cli("--corpus", str(empty_corpus), "add", str(path), "--version", "2024-11-08")
+    assert code == 1 and "implausible structure: rule 100.1a runs to 56," in err
+    code, _, err = cli("--corpus", str(empty_corpus), "add", str(path), "--version", "2024-11-08", "--force")
+    assert code == 0, err

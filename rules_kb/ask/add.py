@@ -24,7 +24,7 @@ import stat
 import tempfile
 import tomllib
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rules_kb.compare.align import Alignment, align_pair
@@ -43,6 +43,7 @@ _OWN_KINDS = ("full", "excerpt", "change-notice", "contents")
 LOCK = ".lock"
 _TEMPORARIES = (".add-*.tmp", ".manifest-*.tmp")
 _FILE_MODE = 0o644  # a release and the manifest are read by every user of the corpus
+MAX_PLAUSIBLE_RULE = 30_000  # characters; the longest real rule (Magic 205.3m) has under 3,000
 
 
 class ConflictError(SourceError):
@@ -56,6 +57,8 @@ class Addition:
     item: Ingested
     previous: str | None = None
     changes: Alignment | None = None
+    neighbours: dict[str, int] = field(default_factory=dict)  # complete releases beside it: label -> rules
+    rule_count: int = 0  # distinct rule numbers, when the release is complete
 
 
 def _stated(item: Ingested) -> tuple[list[str], list[str]]:
@@ -72,8 +75,12 @@ def _check_flag(path: Path, name: str, flag: str | None, stated: list[str]) -> N
 
 
 def plan_addition(corpus: Path, path: Path, *, game: str | None = None, lang: str | None = None,
-                  format_name: str | None = None, version: str | None = None, date: str | None = None) -> Addition:
-    """Everything ``add`` will do, checked, with nothing written yet."""
+                  format_name: str | None = None, version: str | None = None, date: str | None = None,
+                  force: bool = False) -> Addition:
+    """Everything ``add`` will do, checked, with nothing written yet.
+
+    ``force`` accepts a release whose structure is implausible (see ``_check_plausible``).
+    """
     if version is not None and not VERSION_LABEL.fullmatch(version):
         raise SourceError(str(path), f"--version {version!r}: a label is letters, digits, '.', '-' and '_' "
                                      "(like 1.38 or 2024-11-08)")
@@ -116,7 +123,29 @@ def plan_addition(corpus: Path, path: Path, *, game: str | None = None, lang: st
                           byte_offset(data, item.decoded, first[0]))
     addition = Addition(meta, path, item)
     _compare_with_previous(corpus, existing, addition, same_release_check=version is None)
+    if not force:
+        _check_plausible(addition)
     return addition
+
+
+def _check_plausible(addition: Addition) -> None:
+    """Refuse a release that parsed into something no real release looks like.
+
+    A rule text longer than ``MAX_PLAUSIBLE_RULE`` has swallowed lines that are not its own;
+    a complete release with under half the rules of each complete neighbour (the releases
+    just before and after it) has lost its numbering. ``--force`` adds it anyway.
+    """
+    source = str(addition.source)
+    longest = max(addition.item.parsed.rules, key=lambda rule: len(rule.text), default=None)
+    if longest is not None and len(longest.text) > MAX_PLAUSIBLE_RULE:
+        raise SourceError(source, f"implausible structure: rule {longest.number} runs to {len(longest.text):,} "
+                                  f"characters (no real rule exceeds 3,000); pass --force to add it anyway")
+    counts = addition.neighbours
+    rules = addition.rule_count
+    if counts and all(rules < count / 2 for count in counts.values()):
+        shown = ", ".join(f"{label} has {count:,}" for label, count in counts.items())
+        raise SourceError(source, f"implausible structure: {rules:,} rules where {shown}; "
+                                  "pass --force to add it anyway")
 
 
 def _check_destination(corpus: Path, existing: list[DocumentMeta], meta: DocumentMeta, path: Path) -> None:
@@ -168,10 +197,16 @@ def _compare_with_previous(corpus: Path, existing: list[DocumentMeta], addition:
             raise ManifestError(str(addition.source), f"the text's date {new_info.date} is that of version "
                                 f"{twins[0].label} ({', '.join(twins[0].documents)}), already in the corpus; "
                                 "pass --version to add it anyway under another label")
-    older = [lab for lab in catalog.version_labels(meta.game, lang)
-             if lab != label and catalog.versions[(meta.game, lang, lab)].complete
-             and catalog.rules_in(meta.game, lang, lab)
-             and (catalog.versions[(meta.game, lang, lab)].date or "") <= (new_info.date or "9999")]
+    complete = [lab for lab in catalog.version_labels(meta.game, lang)
+                if lab != label and catalog.versions[(meta.game, lang, lab)].complete
+                and catalog.rules_in(meta.game, lang, lab)]
+    older = [lab for lab in complete
+             if (catalog.versions[(meta.game, lang, lab)].date or "") <= (new_info.date or "9999")]
+    newer = [lab for lab in complete if lab not in older]
+    if new_info.complete:
+        addition.rule_count = len(catalog.rules_in(meta.game, lang, label))
+        for neighbour in older[-1:] + newer[:1]:
+            addition.neighbours[neighbour] = len(catalog.rules_in(meta.game, lang, neighbour))
     if not older:
         return
     addition.previous = older[-1]

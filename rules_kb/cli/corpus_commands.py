@@ -56,6 +56,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     add.add_argument("--format", dest="format_name", metavar="FORMAT", help="skip format detection")
     add.add_argument("--version", help="version label (Magic: the file's release date, e.g. 2024-11-08)")
     add.add_argument("--date", help="effective date YYYY-MM-DD")
+    add.add_argument("--force", action="store_true",
+                     help="add a release whose structure looks implausible (far fewer rules than the releases "
+                          "beside it, a rule longer than any real one)")
     add.set_defaults(handler=run_add)
 
 
@@ -95,7 +98,7 @@ def run_parse(args: argparse.Namespace) -> int:
 
 def run_add(args: argparse.Namespace) -> int:
     addition = add_release(args.corpus, args.file, game=args.game, lang=args.lang, format_name=args.format_name,
-                           version=args.version, date=args.date)
+                           version=args.version, date=args.date, force=args.force)
     meta, item = addition.meta, addition.item
     kinds = sorted({v.kind for v in item.parsed.versions if v.label == meta.versions[0]})
     print(f"added {meta.id} as {meta.file}: format {meta.format}, {item.decoded.encoding} {item.decoded.line_ends}, "
