@@ -39,12 +39,12 @@ def sample(format_name: str) -> tuple[DocumentMeta, str]:
 
 
 def grow(text: str, shape: str, size: int) -> str:
-    """``text`` grown to about ``size`` characters in the given shape."""
+    """``text`` grown to about ``size`` bytes (UTF-8) in the given shape."""
     lines = text.split("\n")
     low, high = len(lines) * 3 // 10, max(len(lines) * 7 // 10, len(lines) * 3 // 10 + 1)
     if shape == "repeated":
         block = "\n".join(lines[low:high]) + "\n"
-        copies = max(1, (size - len(text)) // max(len(block), 1))
+        copies = max(1, (size - len(text.encode("utf-8"))) // max(len(block.encode("utf-8")), 1))
         middle = [block * copies]
     elif shape == "prose":
         middle = [(PROSE + "\n") * max(1, (size - len(text)) // (len(PROSE) + 1))]
@@ -78,7 +78,7 @@ def magic_release(shape: str, size: int) -> str:
 
 
 def synthetic(format_name: str, shape: str, size: int) -> tuple[DocumentMeta, str]:
-    """A synthetic input of about ``size`` characters, with the metadata to parse it."""
+    """A synthetic input of about ``size`` bytes (UTF-8), with the metadata to parse it."""
     meta, text = sample(format_name)
     if shape in MTG_SHAPES:
         return meta, magic_release(shape, size)
