@@ -11,6 +11,7 @@ exception, within a deadline. The number of cases run is printed at the end of t
 from __future__ import annotations
 
 import codecs
+import os
 from collections import Counter
 from datetime import timedelta
 
@@ -26,8 +27,11 @@ from rules_kb.numbers import RuleNumber
 from rules_kb.refs import find_references
 from rules_kb.sources.registry import FORMATS
 
-EXAMPLES = 40  # per test and format: the module stays within a minute or two
-FUZZ = settings(max_examples=EXAMPLES, deadline=timedelta(seconds=5), derandomize=True, database=None,
+# Per test and format: the module stays within a minute or two. RULES_KB_FUZZ_EXAMPLES=N runs
+# N examples each with fresh random seeds instead (a longer hunt, outside make test).
+EXAMPLES = int(os.environ.get("RULES_KB_FUZZ_EXAMPLES", "0")) or 40
+EXPLORE = "RULES_KB_FUZZ_EXAMPLES" in os.environ
+FUZZ = settings(max_examples=EXAMPLES, deadline=timedelta(seconds=5), derandomize=not EXPLORE, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 RUN: Counter[str] = Counter()
 
