@@ -49,7 +49,7 @@ def assert_consistent(corpus: Path, outcomes: list[tuple[int, str, str]], refusa
     for code, out, err in losers:
         assert code == 1 and out == "" and err.count("\n") == 1 and refusal in err, err
     (entry,) = load_manifest(corpus)
-    assert corpus_files(corpus) == {"manifest.toml", ".lock", entry.file}  # no orphan, no temporary
+    assert corpus_files(corpus) == {"manifest.toml", entry.file}  # no orphan, no temporary
     (item,) = ingest_corpus(corpus)
     assert item.accounting.complete
 
@@ -80,7 +80,7 @@ def test_add_completes_an_addition_killed_between_its_two_renames(cli, empty_cor
     assert code == 0 and out.startswith("added "), err
     (entry,) = load_manifest(empty_corpus)
     assert entry.file == f"mtg/{SEED.name}"
-    assert corpus_files(empty_corpus) == {"manifest.toml", ".lock", entry.file}
+    assert corpus_files(empty_corpus) == {"manifest.toml", entry.file}
 
 
 def test_add_still_refuses_an_unlisted_file_with_other_content(cli, empty_corpus):
@@ -109,14 +109,14 @@ def test_a_folder_that_cannot_be_created_is_an_error_line(cli, empty_corpus):
     code, out, err = cli("--corpus", str(empty_corpus), "add", str(SEED))
     assert code == 1 and out == ""
     assert err.startswith("Error: ") and err.count("\n") == 1 and "cannot write" in err
-    assert corpus_files(empty_corpus) == {"manifest.toml", ".lock", "mtg"}
+    assert corpus_files(empty_corpus) == {"manifest.toml", "mtg"}
 
 
 @pytest.mark.parametrize(("flag", "value"), [("--version", 'a"b'), ("--version", "1.38\nx"), ("--date", "soon")])
 def test_malformed_version_and_date_flags_are_refused(cli, empty_corpus, flag, value):
     code, _, err = cli("--corpus", str(empty_corpus), "add", str(SEED), flag, value)
     assert code == 1 and err.startswith(f"Error: {SEED}: {flag} ") and ".manifest-" not in err
-    assert corpus_files(empty_corpus) == {"manifest.toml", ".lock"}
+    assert corpus_files(empty_corpus) == {"manifest.toml"}
 
 
 def hollowed_release(tmp_path: Path) -> Path:

@@ -4,8 +4,8 @@
 accounting, conflict and duplicate checks) and writes nothing; ``commit_addition`` then
 copies the file and rewrites the manifest, each through a temporary file, so a failure at
 any point leaves the corpus as it was. ``add_release`` runs both while holding the corpus
-lock (``flock`` on ``corpus/.lock``), so concurrent adds are serialised and each one's
-duplicate checks see the manifest as the previous one left it.
+lock (``flock`` on the corpus folder itself), so concurrent adds are serialised and each
+one's duplicate checks see the manifest as the previous one left it.
 
 A ``kill -9`` between the two renames leaves the copied file without its manifest entry;
 the next ``add`` of the same bytes recognises that file (identical sha256, listed nowhere)
@@ -40,7 +40,6 @@ from rules_kb.model import DocumentMeta
 
 # Version kinds that name the document's own release (not releases it merely mentions).
 _OWN_KINDS = ("full", "excerpt", "change-notice", "contents")
-LOCK = ".lock"
 _TEMPORARIES = (".add-*.tmp", ".manifest-*.tmp")
 _FILE_MODE = 0o644  # a release and the manifest are read by every user of the corpus
 MAX_PLAUSIBLE_RULE = 30_000  # characters; the longest real rule (Magic 205.3m) has under 3,000
@@ -215,15 +214,16 @@ def _compare_with_previous(corpus: Path, existing: list[DocumentMeta], addition:
 
 @contextlib.contextmanager
 def corpus_lock(corpus: Path) -> Iterator[None]:
-    """Hold an exclusive ``flock`` on ``corpus/.lock`` (waiting for any other holder)."""
-    path = corpus / LOCK
+    """Hold an exclusive ``flock`` on the corpus folder (waiting for any other holder).
+
+    Locking the folder rather than a lock file inside it leaves nothing behind (a refused
+    add changes nothing) and works on a read-only corpus; the folder's inode never changes,
+    unlike the manifest's, which every add replaces.
+    """
     try:
-        handle = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, _FILE_MODE)
-    except OSError:
-        try:  # a read-only corpus with the lock file already there can still be locked
-            handle = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-        except OSError as exc:
-            raise OutputError(str(path), f"cannot lock the corpus: {exc.strerror or exc}") from None
+        handle = os.open(corpus, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise OutputError(str(corpus), f"cannot lock the corpus: {exc.strerror or exc}") from None
     try:
         fcntl.flock(handle, fcntl.LOCK_EX)
         yield
