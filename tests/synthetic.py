@@ -3,8 +3,9 @@
 Every format gets the same shapes, so a parser that is linear on one shape and quadratic on
 another shows it: ``repeated`` repeats the middle of a real document (many rules, numbers
 out of sequence), ``prose`` inserts a run of unnumbered lines after a rule (one rule with
-thousands of continuation lines), and Magic gets two more, ``rules`` (distinct numbered
-rules) and ``bare`` (numbered lines with no text) in a release of its own.
+thousands of continuation lines), and Magic gets releases of its own:
+``rules`` (distinct numbered rules), ``bare`` (numbered lines with no text),
+``continuation`` (one rule of many lines), ``glossary`` (one definition of many lines).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ SAMPLES = {  # format -> a real document of that format to grow
     "mtg-cr": "mtg/CR-2024-11-08.txt",
 }
 SHAPES = ("repeated", "prose")
-MTG_SHAPES = ("rules", "bare", "continuation")
+MTG_SHAPES = ("rules", "bare", "continuation", "glossary")
 
 
 def sample(format_name: str) -> tuple[DocumentMeta, str]:
@@ -64,6 +65,9 @@ def magic_release(shape: str, size: int) -> str:
     length = 0
     if shape == "continuation":
         body = ["100.1. " + PROSE + "."] + [PROSE] * (size // (len(PROSE) + 1))
+    elif shape == "glossary":  # one glossary definition of many lines
+        body = ["100.1. " + PROSE.capitalize() + "."]
+        tail[4:4] = [PROSE] * (size // (len(PROSE) + 1))
     else:
         section, rule = 100, 0
         while length < size:
