@@ -3,31 +3,45 @@
 ``plan_addition`` does all the work that can fail (reading, decoding, detecting, parsing,
 accounting, conflict and duplicate checks) and writes nothing; ``commit_addition`` then
 copies the file and rewrites the manifest, each through a temporary file, so a failure at
-any point leaves the corpus as it was.
+any point leaves the corpus as it was. ``add_release`` runs both while holding the corpus
+lock (``flock`` on the corpus folder itself), so concurrent adds are serialised and each
+one's duplicate checks see the manifest as the previous one left it.
+
+A ``kill -9`` between the two renames leaves the copied file without its manifest entry;
+the next ``add`` of the same bytes recognises that file (identical sha256, listed nowhere)
+and completes the addition, and stale temporary files of interrupted adds are removed.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import os
 import re
 import shutil
+import stat
 import tempfile
-from dataclasses import dataclass, replace
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rules_kb.compare.changes import Comparison, compare_versions
-from rules_kb.errors import ManifestError, SourceError
-from rules_kb.ingest.corpus import MANIFEST, load_manifest, read_toml
+from rules_kb.errors import ManifestError, OutputError, SourceError
+from rules_kb.ingest.corpus import DATE, MANIFEST, VERSION_LABEL, load_manifest, read_toml
 from rules_kb.ingest.curated import load_forced_matches
-from rules_kb.ingest.decode import decode_document
+from rules_kb.ingest.decode import byte_offset, decode_document
 from rules_kb.ingest.detect import describe_file
 from rules_kb.ingest.pipeline import Ingested, ingest_corpus, parse_bytes
+from rules_kb.ingest.reading import read_source
 from rules_kb.kb.catalog import build_catalog
 from rules_kb.model import DocumentMeta
 
 # Version kinds that name the document's own release (not releases it merely mentions).
 _OWN_KINDS = ("full", "excerpt", "change-notice", "contents")
+_TEMPORARIES = (".add-*.tmp", ".manifest-*.tmp")
+_FILE_MODE = 0o644  # a release and the manifest are read by every user of the corpus
+MAX_PLAUSIBLE_RULE = 30_000  # characters; the longest real rule (Magic 205.3m) has under 3,000
 
 
 class ConflictError(SourceError):
@@ -41,6 +55,8 @@ class Addition:
     item: Ingested
     previous: str | None = None
     changes: Comparison | None = None  # against ``previous``, as ``diff`` reports it
+    neighbours: dict[str, int] = field(default_factory=dict)  # complete releases beside it: label -> rules
+    rule_count: int = 0  # distinct rule numbers, when the release is complete
 
 
 def _stated(item: Ingested) -> tuple[list[str], list[str]]:
@@ -57,12 +73,18 @@ def _check_flag(path: Path, name: str, flag: str | None, stated: list[str]) -> N
 
 
 def plan_addition(corpus: Path, path: Path, *, game: str | None = None, lang: str | None = None,
-                  format_name: str | None = None, version: str | None = None, date: str | None = None) -> Addition:
-    """Everything ``add`` will do, checked, with nothing written yet."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise SourceError(str(path), f"cannot read: {exc.strerror}") from None
+                  format_name: str | None = None, version: str | None = None, date: str | None = None,
+                  force: bool = False) -> Addition:
+    """Everything ``add`` will do, checked, with nothing written yet.
+
+    ``force`` accepts a release whose structure is implausible (see ``_check_plausible``).
+    """
+    if version is not None and not VERSION_LABEL.fullmatch(version):
+        raise SourceError(str(path), f"--version {version!r}: a label is letters, digits, '.', '-' and '_' "
+                                     "(like 1.38 or 2024-11-08)")
+    if date is not None and not DATE.fullmatch(date):
+        raise SourceError(str(path), f"--date {date!r}: expected YYYY-MM-DD")
+    data = read_source(path)
     digest = hashlib.sha256(data).hexdigest()
     existing = load_manifest(corpus)
     for meta in existing:
@@ -91,15 +113,51 @@ def plan_addition(corpus: Path, path: Path, *, game: str | None = None, lang: st
     meta = replace(guess, id=_unique_id(existing, base),
                    file=f"{guess.game}/{path.name}", languages=languages, versions=(label,),
                    dates=(the_date,) if the_date else (), source=f"added by rules-kb add from {path.name}")
-    if (corpus / meta.file).exists():
-        raise ManifestError(str(path), f"{meta.file} already exists in the corpus with other content")
+    _check_destination(corpus, existing, meta, path)
     item = parse_bytes(data, meta)
     if not item.accounting.complete:
         first = (item.accounting.uncovered or item.accounting.overlapping)[0]
-        raise SourceError(str(path), f"parse is not lossless ({item.accounting.percent:.2f}% accounted)", first[0])
+        raise SourceError(str(path), f"parse is not lossless ({item.accounting.percent:.2f}% accounted)",
+                          byte_offset(data, item.decoded, first[0]))
     addition = Addition(meta, path, item)
     _compare_with_previous(corpus, existing, addition, same_release_check=version is None)
+    if not force:
+        _check_plausible(addition)
     return addition
+
+
+def _check_plausible(addition: Addition) -> None:
+    """Refuse a release that parsed into something no real release looks like.
+
+    A rule text longer than ``MAX_PLAUSIBLE_RULE`` has swallowed lines that are not its own;
+    a complete release with under half the rules of each complete neighbour (the releases
+    just before and after it) has lost its numbering. ``--force`` adds it anyway.
+    """
+    source = str(addition.source)
+    longest = max(addition.item.parsed.rules, key=lambda rule: len(rule.text), default=None)
+    if longest is not None and len(longest.text) > MAX_PLAUSIBLE_RULE:
+        raise SourceError(source, f"implausible structure: rule {longest.number} runs to {len(longest.text):,} "
+                                  f"characters (no real rule exceeds 3,000); pass --force to add it anyway")
+    counts = addition.neighbours
+    rules = addition.rule_count
+    if counts and all(rules < count / 2 for count in counts.values()):
+        shown = ", ".join(f"{label} has {count:,}" for label, count in counts.items())
+        raise SourceError(source, f"implausible structure: {rules:,} rules where {shown}; "
+                                  "pass --force to add it anyway")
+
+
+def _check_destination(corpus: Path, existing: list[DocumentMeta], meta: DocumentMeta, path: Path) -> None:
+    """Refuse to overwrite a file, except the identical orphan an interrupted add left behind."""
+    destination = corpus / meta.file
+    if not destination.exists() and not destination.is_symlink():
+        return
+    listed = any(other.file == meta.file for other in existing)
+    if not listed and destination.is_file() and not destination.is_symlink():
+        with contextlib.suppress(SourceError):
+            if hashlib.sha256(read_source(destination)).hexdigest() == meta.sha256:
+                return  # left by an add killed between its two renames: this add completes it
+    where = "listed in the manifest" if listed else "not listed in the manifest: remove it or rename this file"
+    raise ManifestError(str(path), f"{meta.file} already exists in the corpus with other content ({where})")
 
 
 def _unique_id(existing: list[DocumentMeta], base: str) -> str:
@@ -137,30 +195,82 @@ def _compare_with_previous(corpus: Path, existing: list[DocumentMeta], addition:
             raise ManifestError(str(addition.source), f"the text's date {new_info.date} is that of version "
                                 f"{twins[0].label} ({', '.join(twins[0].documents)}), already in the corpus; "
                                 "pass --version to add it anyway under another label")
-    older = [lab for lab in catalog.version_labels(meta.game, lang)
-             if lab != label and catalog.versions[(meta.game, lang, lab)].complete
-             and catalog.rules_in(meta.game, lang, lab)
-             and (catalog.versions[(meta.game, lang, lab)].date or "") <= (new_info.date or "9999")]
+    complete = [lab for lab in catalog.version_labels(meta.game, lang)
+                if lab != label and catalog.versions[(meta.game, lang, lab)].complete
+                and catalog.rules_in(meta.game, lang, lab)]
+    older = [lab for lab in complete
+             if (catalog.versions[(meta.game, lang, lab)].date or "") <= (new_info.date or "9999")]
+    newer = [lab for lab in complete if lab not in older]
+    if new_info.complete:
+        addition.rule_count = len(catalog.rules_in(meta.game, lang, label))
+        for neighbour in older[-1:] + newer[:1]:
+            addition.neighbours[neighbour] = len(catalog.rules_in(meta.game, lang, neighbour))
     if not older:
         return
     addition.previous = older[-1]
     addition.changes = compare_versions(catalog, meta.game, lang, older[-1], label, load_forced_matches(corpus))
 
 
+@contextlib.contextmanager
+def corpus_lock(corpus: Path) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on the corpus folder (waiting for any other holder).
+
+    Locking the folder rather than a lock file inside it leaves nothing behind (a refused
+    add changes nothing) and works on a read-only corpus; the folder's inode never changes,
+    unlike the manifest's, which every add replaces.
+    """
+    try:
+        handle = os.open(corpus, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise OutputError(str(corpus), f"cannot lock the corpus: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)  # closing releases the lock
+
+
+def add_release(corpus: Path, path: Path, **flags: str | None) -> Addition:
+    """Plan and commit one addition under the corpus lock; see ``plan_addition`` for flags."""
+    if not corpus.is_dir():
+        raise ManifestError(str(corpus), "corpus folder: not a directory" if corpus.exists() else
+                            "corpus folder: no such directory")
+    with corpus_lock(corpus):
+        remove_stale_temporaries(corpus)
+        addition = plan_addition(corpus, path, **flags)
+        commit_addition(corpus, addition)
+    return addition
+
+
+def remove_stale_temporaries(corpus: Path) -> None:
+    """Delete temporary files left by adds that were killed; only call under the lock."""
+    for pattern in _TEMPORARIES:
+        for leftover in (*corpus.glob(pattern), *corpus.glob(f"*/{pattern}")):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+
+
 def commit_addition(corpus: Path, addition: Addition) -> None:
     """Copy the file and append its manifest entry; all or nothing."""
     destination = corpus / addition.meta.file
-    destination.parent.mkdir(parents=True, exist_ok=True)
     manifest = corpus / MANIFEST
     entry = manifest_entry(addition.meta)
-    current = manifest.read_text(encoding="utf-8")
-    handle, copy = tempfile.mkstemp(dir=destination.parent, prefix=".add-", suffix=".tmp")
-    os.close(handle)
-    handle, new_manifest = tempfile.mkstemp(dir=corpus, prefix=".manifest-", suffix=".tmp")
-    os.close(handle)
+    temporaries: list[str] = []
     try:
+        current = manifest.read_text(encoding="utf-8")
+        mode = stat.S_IMODE(manifest.stat().st_mode) | 0o444
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        for folder, prefix in ((destination.parent, ".add-"), (corpus, ".manifest-")):
+            handle, name = tempfile.mkstemp(dir=folder, prefix=prefix, suffix=".tmp")
+            os.close(handle)
+            temporaries.append(name)
+        copy, new_manifest = temporaries
         shutil.copyfile(addition.source, copy)
+        os.chmod(copy, _FILE_MODE)  # mkstemp's 0600 would hide the release from other users
+        if hashlib.sha256(Path(copy).read_bytes()).hexdigest() != addition.meta.sha256:
+            raise SourceError(str(addition.source), "the file changed while it was being added")
         Path(new_manifest).write_text(current.rstrip("\n") + "\n\n" + entry, encoding="utf-8")
+        os.chmod(new_manifest, mode)
         load_manifest_text_check(Path(new_manifest))
         os.replace(copy, destination)
         try:
@@ -168,9 +278,11 @@ def commit_addition(corpus: Path, addition: Addition) -> None:
         except BaseException:
             destination.unlink(missing_ok=True)
             raise
+    except OSError as exc:
+        raise OutputError(str(exc.filename or corpus), exc.strerror or str(exc)) from None
     finally:
-        Path(copy).unlink(missing_ok=True)
-        Path(new_manifest).unlink(missing_ok=True)
+        for name in temporaries:
+            Path(name).unlink(missing_ok=True)
 
 
 def load_manifest_text_check(path: Path) -> None:

@@ -1,32 +1,45 @@
 """The ``rules-kb`` command. The only module that prints or exits.
 
-Library errors (``RulesKbError``) become one line ``Error: …`` on stderr and exit 1.
-Output files are written to a temporary name and moved into place only on success.
+Library errors (``RulesKbError``) and argument errors become one line ``Error: …`` on
+stderr and exit 1, with control characters and newlines made visible (``\x1b``, ``\n``).
+Output files are written to a temporary name and moved into place only on success; SIGTERM
+becomes ``SystemExit`` so that temporary files are removed on the way out.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from rules_kb.cli import compare_commands, corpus_commands, graph_commands, rule_commands, search_commands
 from rules_kb.cli.common import DEFAULT_CORPUS
-from rules_kb.errors import RulesKbError
+from rules_kb.errors import RulesKbError, UsageError
+from rules_kb.render.visible import make_visible
 
 # One module per group of commands, each with ``register(commands)``; the order is --help's.
 COMMAND_GROUPS = (corpus_commands, rule_commands, compare_commands, graph_commands, search_commands)
 
 
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, but a bad argument is a ``UsageError`` (one ``Error:`` line, exit 1), not usage + exit 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    install_signal_handlers()
     parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        args = parser.parse_args(argv)
         return args.handler(args)
     except RulesKbError as exc:
-        print(f"Error: {exc}", file=sys.stderr)
+        print(f"Error: {make_visible(str(exc))}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         # The reader went away (`rules-kb … | head`): not an error. Keep the final flush quiet.
@@ -34,8 +47,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+def install_signal_handlers() -> None:
+    """SIGTERM exits through Python (``SystemExit`` 143), so ``finally`` clauses run."""
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        with contextlib.suppress(ValueError):  # only the main thread may set handlers
+            signal.signal(signal.SIGTERM, _exit_on_signal)
+
+
+def _exit_on_signal(number: int, _frame: object) -> None:
+    raise SystemExit(128 + number)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="rules-kb",
         description="Trading-card-game comprehensive rules: ingest, cross-reference, align and diff, explain.",
     )

@@ -6,12 +6,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from rules_kb.ask.add import commit_addition, plan_addition
-from rules_kb.errors import SourceError
+from rules_kb.ask.add import add_release
 from rules_kb.ingest.corpus import GAMES, LANGUAGES
 from rules_kb.ingest.decode import decode_document
 from rules_kb.ingest.detect import describe_file
 from rules_kb.ingest.pipeline import ingest_corpus, parse_bytes
+from rules_kb.ingest.reading import read_source
 from rules_kb.render.output import write_atomically
 from rules_kb.render.textformat import (
     model_lines,
@@ -57,6 +57,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     add.add_argument("--format", dest="format_name", metavar="FORMAT", help="skip format detection")
     add.add_argument("--version", help="version label (Magic: the file's release date, e.g. 2024-11-08)")
     add.add_argument("--date", help="effective date YYYY-MM-DD")
+    add.add_argument("--force", action="store_true",
+                     help="add a release whose structure looks implausible (far fewer rules than the releases "
+                          "beside it, a rule longer than any real one)")
     add.set_defaults(handler=run_add)
 
 
@@ -78,10 +81,7 @@ def run_ingest(args: argparse.Namespace) -> int:
 
 def run_parse(args: argparse.Namespace) -> int:
     path: Path = args.file
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise SourceError(str(path), f"cannot read: {exc.strerror}") from None
+    data = read_source(path)
     text = decode_document(data, str(path)).text
     meta = describe_file(path, data, text, format_name=args.format_name, game=args.game,
                          languages=(args.lang,) if args.lang else None)
@@ -98,9 +98,8 @@ def run_parse(args: argparse.Namespace) -> int:
 
 
 def run_add(args: argparse.Namespace) -> int:
-    addition = plan_addition(args.corpus, args.file, game=args.game, lang=args.lang, format_name=args.format_name,
-                             version=args.version, date=args.date)
-    commit_addition(args.corpus, addition)
+    addition = add_release(args.corpus, args.file, game=args.game, lang=args.lang, format_name=args.format_name,
+                           version=args.version, date=args.date, force=args.force)
     meta, item = addition.meta, addition.item
     kinds = sorted({v.kind for v in item.parsed.versions if v.label == meta.versions[0]})
     print(f"added {meta.id} as {meta.file}: format {meta.format}, {item.decoded.encoding} {item.decoded.line_ends}, "

@@ -1,12 +1,22 @@
-"""The corpus manifest: which files exist, what they are, and that they are unchanged."""
+"""The corpus manifest: which files exist, what they are, and that they are unchanged.
+
+Every entry is checked against a small schema before anything uses it: typed fields (a
+string where a string is meant, a list of strings where a list is meant, never a string
+split into characters), a sha256 of 64 hex digits, version labels and dates of a fixed
+shape, and a ``file`` that is a relative path inside the corpus (no ``..``, not absolute).
+Symlinks inside the corpus are the corpus owner's choice and are followed. Keys the schema
+does not know are left alone.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import re
 import tomllib
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from rules_kb.errors import ManifestError
+from rules_kb.ingest.reading import read_source
 from rules_kb.model import DocumentMeta
 
 MANIFEST = "manifest.toml"
@@ -14,20 +24,30 @@ GAMES = ("dm", "mtg")
 LANGUAGES = ("ja", "en")
 KINDS = ("rules", "change-notice", "commentary", "rulings", "contents")
 _REQUIRED = ("id", "file", "sha256", "game", "languages", "format", "kind")
+# ``1.38``, ``2024-11-08``, ``before-2021-09-07``: letters, digits, ``.``, ``-``, ``_``.
+VERSION_LABEL = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,63}")
+DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,127}")
+_SHA256 = re.compile(r"[0-9a-fA-F]{64}")
 
 
 def read_toml(path: Path, *, missing: str | None = None) -> dict:
     """A TOML file of the corpus (manifest, curated data), every failure a ``ManifestError``.
 
-    A missing file reads as empty (curated files are optional) unless ``missing`` says why
-    it is required.
+    Read as a source file (regular, size-capped, UTF-8 checked with its offset). A missing
+    file reads as empty (curated files are optional) unless ``missing`` says why it is required.
     """
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    if not path.exists() and not path.is_symlink():
         if missing is None:
             return {}
-        raise ManifestError(str(path), missing) from None
+        raise ManifestError(str(path), missing)
+    data = read_source(path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ManifestError(str(path), f"invalid UTF-8 ({exc.reason})", exc.start) from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ManifestError(str(path), f"invalid TOML: {exc}") from None
 
@@ -35,8 +55,10 @@ def read_toml(path: Path, *, missing: str | None = None) -> dict:
 def load_manifest(corpus: Path) -> list[DocumentMeta]:
     """Read ``corpus/manifest.toml``; every entry is checked for shape, not yet for bytes."""
     path = corpus / MANIFEST
-    data = read_toml(path, missing="manifest not found")
-    entries = data.get("document", [])
+    if not corpus.is_dir():
+        problem = "not a directory" if corpus.exists() else "no such directory"
+        raise ManifestError(str(corpus), f"corpus folder: {problem}")
+    entries = read_toml(path, missing="manifest not found").get("document", [])
     if not isinstance(entries, list):
         raise ManifestError(str(path), "'document' must be an array of tables")
     seen: set[str] = set()
@@ -50,40 +72,69 @@ def load_manifest(corpus: Path) -> list[DocumentMeta]:
     return documents
 
 
-def _read_entry(path: Path, index: int, entry: dict) -> DocumentMeta:
+def _read_entry(path: Path, index: int, entry: object) -> DocumentMeta:
     where = f"document {index}"
+    if not isinstance(entry, dict):
+        raise ManifestError(str(path), f"{where}: must be a table ([[document]]), not {type(entry).__name__}")
     missing = [key for key in _REQUIRED if key not in entry]
     if missing:
         raise ManifestError(str(path), f"{where}: missing {', '.join(missing)}")
-    if entry["game"] not in GAMES:
-        raise ManifestError(str(path), f"{where}: unknown game {entry['game']!r}")
-    if entry["kind"] not in KINDS:
-        raise ManifestError(str(path), f"{where}: unknown kind {entry['kind']!r}")
-    languages = tuple(entry["languages"])
+
+    def text(key: str, pattern: re.Pattern[str] | None = None, default: str | None = None) -> str:
+        value = entry.get(key, default)
+        if not isinstance(value, str) or (pattern is not None and not pattern.fullmatch(value)):
+            shape = f" matching {pattern.pattern}" if pattern is not None else ""
+            raise ManifestError(str(path), f"{where}: {key} must be a string{shape}, not {value!r}")
+        return value
+
+    def strings(key: str, pattern: re.Pattern[str] | None = None) -> tuple[str, ...]:
+        value = entry.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ManifestError(str(path), f"{where}: {key} must be a list of strings, not {value!r}")
+        bad = [v for v in value if pattern is not None and not pattern.fullmatch(v)]
+        if bad:
+            raise ManifestError(str(path), f"{where}: {key}: {bad[0]!r} does not match {pattern.pattern}")
+        return tuple(value)
+
+    game = text("game")
+    if game not in GAMES:
+        raise ManifestError(str(path), f"{where}: unknown game {game!r}")
+    kind = text("kind")
+    if kind not in KINDS:
+        raise ManifestError(str(path), f"{where}: unknown kind {kind!r}")
+    languages = strings("languages")
     if not languages or any(lang not in LANGUAGES for lang in languages):
         raise ManifestError(str(path), f"{where}: languages must be among {LANGUAGES}")
+    file = text("file")
+    check_relative_file(path, where, file)
     return DocumentMeta(
-        id=entry["id"],
-        file=entry["file"],
-        sha256=entry["sha256"].lower(),
-        game=entry["game"],
+        id=text("id", _ID),
+        file=file,
+        sha256=text("sha256", _SHA256).lower(),
+        game=game,
         languages=languages,
-        format=entry["format"],
-        kind=entry["kind"],
-        versions=tuple(entry.get("versions", ())),
-        dates=tuple(entry.get("dates", ())),
-        source=entry.get("source", ""),
-        note=entry.get("note", ""),
+        format=text("format"),
+        kind=kind,
+        versions=strings("versions", VERSION_LABEL),
+        dates=strings("dates", DATE),
+        source=text("source", default=""),
+        note=text("note", default=""),
     )
+
+
+def check_relative_file(path: Path, where: str, file: str) -> None:
+    """Refuse a ``file`` that is absolute, empty, or climbs out of the corpus with ``..``."""
+    pure = PurePosixPath(file)
+    if not file or pure.is_absolute() or "\\" in file or ".." in pure.parts or file.startswith("~"):
+        raise ManifestError(str(path), f"{where}: file must be a relative path inside the corpus, not {file!r}")
 
 
 def read_document_bytes(corpus: Path, meta: DocumentMeta) -> bytes:
     """The file's bytes, after checking them against the manifest's sha256."""
     path = corpus / meta.file
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise ManifestError(meta.file, f"file listed in the manifest (id {meta.id}) is missing") from None
+    if not path.exists() and not path.is_symlink():
+        raise ManifestError(meta.file, f"file listed in the manifest (id {meta.id}) is missing")
+    data = read_source(path, meta.file)
     digest = hashlib.sha256(data).hexdigest()
     if digest != meta.sha256:
         raise ManifestError(meta.file, f"sha256 mismatch: manifest {meta.sha256[:12]}…, file {digest[:12]}…")

@@ -57,12 +57,39 @@ def decode_document(data: bytes, document: str) -> Decoded:
     if raw.startswith("\ufeff"):
         raw = raw[1:]
     if "\x00" in raw:
-        raise SourceError(document, "binary content: NUL character after decoding", raw.index("\x00"))
+        position = _raw_byte_offset(data, encoding, raw, raw.index("\x00"))
+        raise SourceError(document, "binary content: NUL character after decoding", position)
     line_ends = _describe_line_ends(raw)
     text = _LINE_END.sub("\n", raw)
     if not text.strip():
         raise SourceError(document, "empty file (only whitespace after decoding)", 0)
     return Decoded(text, encoding, line_ends, notes)
+
+
+def _bom_length(data: bytes) -> int:
+    return next((len(bom) for bom, _ in _BOMS if data.startswith(bom)), 0)
+
+
+def _raw_byte_offset(data: bytes, encoding: str, raw: str, index: int) -> int:
+    """Byte offset of ``raw[index]`` (decoded text, BOM removed, line ends as in the file)."""
+    codec = "utf-8" if encoding == "utf-8-sig" else encoding
+    return _bom_length(data) + len(raw[:index].encode(codec))
+
+
+def byte_offset(data: bytes, decoded: Decoded, position: int) -> int:
+    """Byte offset in the file of ``decoded.text[position]``, undoing BOM removal and line-end folding.
+
+    Meant for error messages (it decodes the file again); spans stay character offsets.
+    """
+    codec = "utf-8" if decoded.encoding == "utf-8-sig" else decoded.encoding
+    start = _bom_length(data)
+    raw = data[start:].decode(codec, errors="ignore")
+    folded = 0  # characters removed by folding ``\r\n`` to ``\n`` before ``position``
+    for match in _LINE_END.finditer(raw):
+        if match.start() - folded >= position:
+            break
+        folded += len(match.group()) - 1
+    return start + len(raw[: position + folded].encode(codec))
 
 
 def _encoding_from_bom(data: bytes) -> str | None:
@@ -78,7 +105,9 @@ def _decode_strict(data: bytes, encoding: str, document: str) -> str:
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise SourceError(document, f"corrupt {encoding}: {exc.reason}", exc.start) from None
+        # utf-8-sig reports offsets after the BOM it removed; UTF-16 ones count the BOM.
+        position = exc.start + (len(codecs.BOM_UTF8) if encoding == "utf-8-sig" else 0)
+        raise SourceError(document, f"corrupt {encoding}: {exc.reason}", position) from None
 
 
 def _decode_without_bom(data: bytes, document: str, notes: list) -> tuple[str, str]:
@@ -93,6 +122,9 @@ def _decode_without_bom(data: bytes, document: str, notes: list) -> tuple[str, s
         except UnicodeDecodeError:
             pass
         else:
+            if not text.strip():
+                raise SourceError(document, "invalid UTF-8: the file holds only an incomplete multi-byte "
+                                            "character (and whitespace)", first_error.start)
             cut = len(data) - first_error.start
             notes.append(
                 (len(text), "truncated-character",

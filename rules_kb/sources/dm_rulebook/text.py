@@ -51,24 +51,29 @@ class WidthProfile:
 
 
 def join_lines(pieces: Sequence[tuple[Line, str]], widths: WidthProfile) -> str:
-    """Join the text ``pieces`` (a line and the part of it that is content) of one record."""
-    text = ""
+    """Join the text ``pieces`` (a line and the part of it that is content) of one record.
+
+    Linear in the number of pieces: the card-name bracket balance is kept as a running count
+    (counting brackets in the text joined so far made N lines cost O(N²)).
+    """
+    parts: list[str] = []
+    open_names = 0  # 《 minus 》 in the text joined so far
     for index, (_, content) in enumerate(pieces):
         content = content.strip()
         if not content:
             continue
-        if text:
-            text += _separator(text, content, pieces[index - 1][0], widths)
-        text += content
-    return text
+        if parts:
+            parts.append(_separator(parts[-1][-1], open_names > 0, content, pieces[index - 1][0], widths))
+        parts.append(content)
+        open_names += content.count("《") - content.count("》")
+    return "".join(parts)
 
 
-def _separator(before: str, after: str, previous: Line, widths: WidthProfile) -> str:
+def _separator(last: str, in_card_name: bool, after: str, previous: Line, widths: WidthProfile) -> str:
     ended_blank = previous.text != previous.text.rstrip()
-    in_card_name = before.count("《") > before.count("》")
     if ended_blank and not in_card_name and after[0] not in _CONTINUES and widths.is_short(previous):
         return "\n"
-    if ended_blank and (in_card_name or (_is_latin(before[-1]) and _is_latin(after[0]))):
+    if ended_blank and (in_card_name or (_is_latin(last) and _is_latin(after[0]))):
         return " "
     return ""
 

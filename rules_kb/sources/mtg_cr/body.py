@@ -15,6 +15,7 @@ from rules_kb.numbers import RuleNumber
 from rules_kb.sources.common import Line
 from rules_kb.sources.mtg_cr.numbers import (
     DEVIATIONS,
+    OVERLONG_NUMBER,
     Candidate,
     fits,
     is_successor,
@@ -25,6 +26,10 @@ from rules_kb.sources.mtg_cr.numbers import (
 _WRAPPED_HYPHEN = re.compile(r"[A-Za-z]-$")
 _CHAPTER = re.compile(r"(?P<number>\d{1,2})\.\s+(?P<title>\S.*)")
 _EXAMPLE = re.compile(r"\s*Examples?:")
+# The longest real rule text (205.3m, the list of creature types) is under 3,000 characters;
+# a rule ten times as long has swallowed lines that are not its own.
+MAX_RULE_TEXT = 30_000
+_MAX_TITLE = 100  # a section title may wrap once in a hard-wrapped release, never more
 # Page furniture of printed or paginated releases: rules of dashes, bare page numbers,
 # "Page 12" lines and the running title repeated at the top of a page.
 BANNER = re.compile(
@@ -49,11 +54,40 @@ class Release:
         line break."""
         if not before:
             return line
+        return before + self.separator(before[-2:]) + line
+
+    def separator(self, tail: str) -> str:
+        """What goes between text ending in ``tail`` (its last two characters) and the next line."""
         if not self.wrapped:
-            return before + "\n" + line
-        if _WRAPPED_HYPHEN.search(before):
-            return before + line
-        return before + " " + line
+            return "\n"
+        return "" if _WRAPPED_HYPHEN.search(tail) else " "
+
+
+class Paragraphs:
+    """Text joined line by line in linear time: pieces are kept in a list and joined once.
+
+    Joining onto the accumulated string (and searching it for a wrapped hyphen) made a rule
+    with N continuation lines cost O(N²): 960 KB of continuation lines ran past 300 s.
+    """
+
+    def __init__(self, release: Release, first: str = "") -> None:
+        self.release = release
+        self.pieces: list[str] = []
+        self.tail = ""  # the last two characters of the joined text
+        if first:
+            self.add(first)
+
+    def add(self, line: str) -> None:
+        if self.pieces:
+            separator = self.release.separator(self.tail)
+            self.pieces.append(separator)
+            self.tail = (self.tail + separator + line)[-2:]
+        else:
+            self.tail = line[-2:]
+        self.pieces.append(line)
+
+    def __str__(self) -> str:
+        return "".join(self.pieces)
 
 
 @dataclass
@@ -83,8 +117,14 @@ class _Builder:
     """The rule being assembled while its lines are read."""
 
     rule: RuleText
-    text: str
+    text: Paragraphs
+    title: Paragraphs | None = None
     example: Example | None = None
+    example_text: Paragraphs | None = None
+
+    def finish_example(self) -> None:
+        if self.example is not None and self.example_text is not None:
+            self.example.text = str(self.example_text)
 
 
 def parse_body(lines: list[Line], start: int, end: int, release: Release, parsed: ParsedDocument) -> None:
@@ -102,21 +142,21 @@ def parse_body(lines: list[Line], start: int, end: int, release: Release, parsed
             continue
         decision = decisions.get(index)
         if decision is not None:
-            _finish(builder, release)
+            _finish(builder, parsed)
             builder = _start_rule(line, decision, release, parsed)
         elif blank_before and (heading := _chapter(line, chapter, parsed)) is not None:
-            _finish(builder, release)
+            _finish(builder, parsed)
             builder = None
             chapter = heading
         elif _EXAMPLE.match(line.text):
-            _add_example(builder, line, tally, parsed)
+            _add_example(builder, line, release, tally, parsed)
         elif BANNER.fullmatch(stripped):
             parsed.residue.append(Residue(stripped, [line.span()], "chrome"))
             continue  # page furniture neither starts nor ends a paragraph
         else:
-            _continue(builder, line, release, parsed)
+            _continue(builder, line, tally, parsed)
         blank_before = False
-    _finish(builder, release)
+    _finish(builder, parsed)
     tally.report(parsed)
 
 
@@ -124,7 +164,7 @@ def _decide_numbers(
     lines: list[Line], start: int, end: int, tally: Tally, parsed: ParsedDocument
 ) -> dict[int, tuple[Candidate, RuleNumber]]:
     """Which numbered lines start a rule, and under which number (line index -> decision)."""
-    candidates = _candidates(lines, start, end)
+    candidates = _candidates(lines, start, end, tally)
     decisions: dict[int, tuple[Candidate, RuleNumber]] = {}
     previous: RuleNumber | None = None
     for position, candidate in enumerate(candidates):
@@ -139,7 +179,7 @@ def _decide_numbers(
     return decisions
 
 
-def _candidates(lines: list[Line], start: int, end: int) -> list[Candidate]:
+def _candidates(lines: list[Line], start: int, end: int, tally: Tally) -> list[Candidate]:
     found = []
     paragraph_start = True
     for index in range(start, end):
@@ -152,6 +192,8 @@ def _candidates(lines: list[Line], start: int, end: int) -> list[Candidate]:
         candidate = read_candidate(index, text, paragraph_start)
         if candidate is not None:
             found.append(candidate)
+        elif paragraph_start and OVERLONG_NUMBER.match(text):
+            tally.add("overlong-number", lines[index].start, text.split()[0][:16])
         paragraph_start = _CHAPTER.fullmatch(text.strip()) is not None or (
             candidate is not None and candidate.number is not None and candidate.number.depth == 0
         )
@@ -219,37 +261,47 @@ def _start_rule(line: Line, decision: tuple[Candidate, RuleNumber], release: Rel
         game="mtg", lang="en", version=release.version, number=number, text="",
         document=release.document, spans=[line.span()], date=release.date, written_as=written_as,
     )
-    if number.depth == 0:
-        rule.title = body
     parsed.rules.append(rule)
-    return _Builder(rule, "" if number.depth == 0 else body)
+    if number.depth == 0:
+        return _Builder(rule, Paragraphs(release), title=Paragraphs(release, body))
+    return _Builder(rule, Paragraphs(release, body))
 
 
-def _add_example(builder: _Builder | None, line: Line, tally: Tally, parsed: ParsedDocument) -> None:
+def _add_example(builder: _Builder | None, line: Line, release: Release, tally: Tally,
+                 parsed: ParsedDocument) -> None:
     if builder is None:
         _orphan(line, parsed, "an example before any rule")
         return
     example = Example(line.stripped, [line.span()])
     builder.rule.examples.append(example)
+    builder.finish_example()
     builder.example = example
+    builder.example_text = Paragraphs(release, line.stripped)
     if line.text != line.text.lstrip():
         tally.add("indented-example", line.start, f"example of {builder.rule.number}")
 
 
-def _continue(builder: _Builder | None, line: Line, release: Release, parsed: ParsedDocument) -> None:
-    """A line that is not a rule start: a wrapped line or a further paragraph of the rule."""
+def _continue(builder: _Builder | None, line: Line, tally: Tally, parsed: ParsedDocument) -> None:
+    """A line that is not a rule start: a wrapped line or a further paragraph of the rule.
+
+    A section title takes at most one wrapped line and stays short; anything more after a
+    heading is unrecognised text, kept as residue and reported, not folded into the title.
+    """
     if builder is None:
         _orphan(line, parsed, "text before any rule")
         return
     span: Span = line.span()
-    if builder.example is not None:
-        builder.example.text = release.join(builder.example.text, line.stripped)
+    if builder.example is not None and builder.example_text is not None:
+        builder.example_text.add(line.stripped)
         builder.example.spans.append(span)
         return
-    if builder.rule.title is not None:
-        builder.rule.title = release.join(builder.rule.title, line.stripped)
-    else:
-        builder.text = release.join(builder.text, line.stripped)
+    title = builder.title
+    if title is not None and (not title.release.wrapped or len(title.pieces) > 1
+                              or len(str(title)) + 1 + len(line.stripped) > _MAX_TITLE):
+        tally.add("text-after-heading", line.start, f"after {builder.rule.number}")
+        parsed.residue.append(Residue(line.stripped, [span], "orphan"))
+        return
+    (title if title is not None else builder.text).add(line.stripped)
     builder.rule.spans.append(span)
 
 
@@ -258,6 +310,15 @@ def _orphan(line: Line, parsed: ParsedDocument, what: str) -> None:
     parsed.residue.append(Residue(line.stripped, [line.span()], "orphan"))
 
 
-def _finish(builder: _Builder | None, release: Release) -> None:
+def _finish(builder: _Builder | None, parsed: ParsedDocument) -> None:
     if builder is not None:
-        builder.rule.text = builder.text
+        builder.rule.text = str(builder.text)
+        if len(builder.rule.text) > MAX_RULE_TEXT:
+            rule = builder.rule
+            parsed.anomaly(rule.spans[0][0], "overlong-rule",
+                           f"rule {rule.number} runs to {len(rule.text):,} characters over {len(rule.spans):,} lines "
+                           f"(characters {rule.spans[0][0]}-{rule.spans[-1][1]}); no real rule exceeds 3,000",
+                           "kept as parsed; rules-kb add refuses such a release unless --force")
+        if builder.title is not None:
+            builder.rule.title = str(builder.title)
+        builder.finish_example()

@@ -11,7 +11,7 @@ import re
 
 from rules_kb.model import ParsedDocument, Residue, Term
 from rules_kb.sources.common import Line
-from rules_kb.sources.mtg_cr.body import BANNER, Release
+from rules_kb.sources.mtg_cr.body import BANNER, Paragraphs, Release
 
 # A line that reads like a term rather than part of a definition: short, flush left,
 # capitalised, not a sentence, not a numbered sense, not an example.
@@ -71,8 +71,8 @@ def _term(entry: list[Line], release: Release, parsed: ParsedDocument) -> Term:
     if not definition:
         parsed.anomaly(head.start, "glossary-no-definition", f"glossary term {head.stripped!r} has no definition",
                        "kept as a term with an empty definition")
-    text = ""
+    text = Paragraphs(release)  # joined once: linear in the number of lines
     for line in definition:
-        text = release.join(text, line.stripped)
-    return Term(head.stripped, text, [line.span() for line in entry], game="mtg", lang="en",
+        text.add(line.stripped)
+    return Term(head.stripped, str(text), [line.span() for line in entry], game="mtg", lang="en",
                 version=release.version)

@@ -37,6 +37,19 @@ DEVIATIONS = {
     "missing-space": ("no space between the number and the text", _SPACING_IGNORED),
     "capital-letter": ("subrule letter written in capitals", _NUMBER_KEPT),
     "indented-example": ("example line indented", _SPACING_IGNORED),
+    "odd-number-characters": (
+        "rule number written with full-width characters, or with no-break, zero-width or "
+        "direction-control characters in or around it",
+        "read as the number a reader sees; written_as keeps the printed form",
+    ),
+    "overlong-number": (
+        "a paragraph starts with a number of four or more digits, which no Magic rule has",
+        "read as a continuation of the rule before it",
+    ),
+    "text-after-heading": (
+        "unnumbered text after a section heading, before its first rule",
+        "kept as residue 'orphan'; the heading keeps its own line",
+    ),
     "number-like-continuation": (
         "a line inside a paragraph starts with a number that does not fit the sequence "
         "(a wrapped citation)",
@@ -65,8 +78,58 @@ class Candidate:
         return str(self.number) + ("" if self.number.depth == 2 else ".")
 
 
+# Characters a reader does not see as part of a number: no-break and narrow spaces, zero-width
+# characters and direction controls; and full-width forms, which a reader reads as ASCII.
+_INVISIBLE = "\u00a0\u2007\u202f\u200b\u200c\u200d\u2060\ufeff\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_ODD_CHARACTER = re.compile(f"[{_INVISIBLE}\u3000\uff01-\uff5e]")
+_DROPPED = re.compile(f"[{_INVISIBLE.replace(chr(0xa0), '').replace(chr(0x2007), '').replace(chr(0x202f), '')}]")
+_HEAD = 24  # characters at the start of a line that can hold a number and its separator
+OVERLONG_NUMBER = re.compile(r"[ \t]*\d{4,}\.\d")
+
+
 def read_candidate(index: int, text: str, paragraph_start: bool) -> Candidate | None:
-    """Read a numbered line, or None when the line does not start with a rule number."""
+    """Read a numbered line, or None when the line does not start with a rule number.
+
+    Odd characters at the start of the line (``１００．１ａ``, ``100.1.`` + NBSP, a zero-width
+    space inside the number) are read as a reader sees them and noted as a quirk.
+    """
+    if _ODD_CHARACTER.search(text, 0, _HEAD) is None:
+        return _read(index, text, paragraph_start)
+    head, positions = _clean_head(text[:_HEAD])
+    candidate = _read(index, head + text[_HEAD:], paragraph_start)
+    if candidate is None:
+        return None
+    positions += list(range(_HEAD, len(text) + 1))
+    start = positions[candidate.text_offset - len(candidate.raw) - _separator_length(head, candidate)]
+    candidate.text_offset = positions[candidate.text_offset]
+    candidate.raw = text[start:candidate.text_offset].strip()
+    candidate.quirks.append("odd-number-characters")
+    return candidate
+
+
+def _separator_length(head: str, candidate: Candidate) -> int:
+    before = head[:candidate.text_offset]
+    return len(before) - len(before.rstrip(" \t"))
+
+
+def _clean_head(head: str) -> tuple[str, list[int]]:
+    """``head`` as a reader reads it, with each kept character's position in the original."""
+    kept: list[str] = []
+    positions: list[int] = []
+    for position, char in enumerate(head):
+        if _DROPPED.match(char):
+            continue
+        if "\uff01" <= char <= "\uff5e":
+            char = chr(ord(char) - 0xFEE0)
+        elif char in "\u00a0\u2007\u202f\u3000":
+            char = " "
+        kept.append(char)
+        positions.append(position)
+    positions.append(len(head))
+    return "".join(kept), positions
+
+
+def _read(index: int, text: str, paragraph_start: bool) -> Candidate | None:
     match = _NUMBERED.match(text)
     if match is None or "." not in match["raw"]:
         return None

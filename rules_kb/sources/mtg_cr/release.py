@@ -233,6 +233,21 @@ def _read_back(lines: list[Line], start: int, end: int, parsed: ParsedDocument) 
         elif section == "credits" and _LEGAL.search(stripped) and "Design" not in stripped:
             kind = "legal"
         parsed.residue.append(Residue(stripped, [line.span()], kind))
+    _check_back_matter(lines, start, end, parsed)
+
+
+_MAX_BACK_MATTER = 20_000  # real releases have under 3,000 characters after "Credits"
+
+
+def _check_back_matter(lines: list[Line], start: int, end: int, parsed: ParsedDocument) -> None:
+    """Report back matter that is too long to be credits or holds numbered rules (not silent residue)."""
+    ruled = next((line for line in lines[start + 1:end] if _RULE_LINE.match(line.text)), None)
+    size = lines[end - 1].end - lines[start].start if end > start else 0
+    if ruled is not None or size > _MAX_BACK_MATTER:
+        what = f"numbered rule {ruled.stripped[:40]!r} at {ruled.start}" if ruled else "no numbered rule"
+        parsed.anomaly(lines[start].start, "unexpected-back-matter",
+                       f"{size:,} characters after 'Credits' (characters {lines[start].start}-{lines[end - 1].end}), "
+                       f"{what}", "kept as residue; not read as rules")
 
 
 def _heading(line: Line, parsed: ParsedDocument) -> None:
