@@ -56,6 +56,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     add.add_argument("--format", dest="format_name", metavar="FORMAT", help="skip format detection")
     add.add_argument("--version", help="version label (Magic: the file's release date, e.g. 2024-11-08)")
     add.add_argument("--date", help="effective date YYYY-MM-DD")
+    add.add_argument("--source", help="provenance for the manifest entry (default: the file name)")
+    add.add_argument("--note", help="a note for the manifest entry")
+    add.add_argument("--anomalies", action="store_true", help="also print every anomaly, one per line")
     add.set_defaults(handler=run_add)
 
 
@@ -98,7 +101,7 @@ def run_parse(args: argparse.Namespace) -> int:
 
 def run_add(args: argparse.Namespace) -> int:
     addition = plan_addition(args.corpus, args.file, game=args.game, lang=args.lang, format_name=args.format_name,
-                             version=args.version, date=args.date)
+                             version=args.version, date=args.date, source=args.source, note=args.note)
     commit_addition(args.corpus, addition)
     meta, item = addition.meta, addition.item
     kinds = sorted({v.kind for v in item.parsed.versions if v.label == meta.versions[0]})
@@ -106,6 +109,9 @@ def run_add(args: argparse.Namespace) -> int:
           f"{meta.game} {'+'.join(meta.languages)}, version {meta.versions[0]}"
           + (f" ({meta.dates[0]})" if meta.dates else "") + f", {'/'.join(kinds) or 'unversioned'}")
     print(f"  {summarise(item).split(': ', 1)[1]}")
+    if args.anomalies:
+        for anomaly in item.parsed.anomalies:
+            print(f"  {anomaly.describe()}")
     if addition.changes is not None:
         counts = ", ".join(f"{n} {k}" for k, n in addition.changes.counts().items())
         print(f"  against {addition.previous}: {counts}")
