@@ -1,4 +1,10 @@
-"""Shared fixtures: the whole knowledge base, built once per test session from corpus/."""
+"""Shared fixtures: the knowledge base, built once per test session from the test subset of corpus/.
+
+The corpus holds about a hundred Magic releases; most tests prove nothing more with all of
+them than with the nine the suite was written against. ``SUBSET`` below is the one place that
+says which documents they see: every document except the Magic releases added from the
+history (tests/test_history.py reads those, and ingests every document for the accounting).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from rules_kb.ask.add import manifest_entry
 from rules_kb.ask.knowledge import Knowledge, build_knowledge
+from rules_kb.ingest.corpus import MANIFEST, load_manifest
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
@@ -14,10 +22,36 @@ PACKAGE = ROOT / "rules_kb"
 FIXTURES = ROOT / "tests" / "fixtures"
 SHARED = ROOT.parent / "shared"  # CI clones the repository with shared/ beside it
 
+# The Magic releases the suite's facts were written against; the other Magic releases are history.
+SUBSET_MAGIC = frozenset({
+    "mtg-cr-2008-10-01", "mtg-cr-2009-05-01", "mtg-cr-2009-07-08", "mtg-cr-2013-04-29", "mtg-cr-2015-07-17",
+    "mtg-cr-2016-09-30", "mtg-cr-2019-05-03", "mtg-cr-2022-11-18", "mtg-cr-2024-11-08",
+})
+
+
+def in_subset(meta) -> bool:
+    """Every Duel Masters document, seed and rulings page, and the nine Magic releases."""
+    return meta.format != "mtg-cr" or meta.id in SUBSET_MAGIC
+
+
+SUBSET = [meta for meta in load_manifest(CORPUS) if in_subset(meta)]
+
 
 @pytest.fixture(scope="session")
-def knowledge() -> Knowledge:
-    return build_knowledge(CORPUS)
+def subset_corpus(tmp_path_factory) -> Path:
+    """A corpus folder holding the subset: the same files (linked) and curated data, a filtered manifest."""
+    folder = tmp_path_factory.mktemp("corpus-subset")
+    for entry in CORPUS.iterdir():
+        if entry.name != MANIFEST:
+            (folder / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
+    header = "# The test subset of corpus/manifest.toml (written by tests/conftest.py).\n\n"
+    (folder / MANIFEST).write_text(header + "\n".join(manifest_entry(meta) for meta in SUBSET), encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def knowledge(subset_corpus) -> Knowledge:
+    return build_knowledge(subset_corpus)
 
 
 @pytest.fixture(scope="session")
@@ -27,12 +61,14 @@ def cache_dir(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def cli(cache_dir, monkeypatch, capsys):
-    """Run ``rules-kb`` in-process; returns (exit code, stdout, stderr)."""
+def cli(cache_dir, subset_corpus, monkeypatch, capsys):
+    """Run ``rules-kb`` in-process on the test subset (unless ``--corpus`` says otherwise);
+    returns (exit code, stdout, stderr)."""
     from rules_kb import cli as cli_module
     from rules_kb.cli import common as cli_common
 
     monkeypatch.setattr(cli_common, "DEFAULT_CACHE", cache_dir)
+    monkeypatch.setattr(cli_module, "DEFAULT_CORPUS", subset_corpus)
 
     def run(*argv: str) -> tuple[int, str, str]:
         code = cli_module.main(list(argv))

@@ -7,12 +7,12 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, SUBSET
 
 from rules_kb.ingest.corpus import load_manifest
 from rules_kb.ingest.pipeline import ingest_corpus
 
-RELEASES = [m for m in load_manifest(CORPUS) if m.format in ("mtg-cr", "dm-rulebook")]
+RELEASES = [m for m in SUBSET if m.format in ("mtg-cr", "dm-rulebook")]
 
 
 @pytest.fixture

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import CORPUS
-
-from rules_kb.ingest.corpus import load_manifest
+from conftest import SUBSET
 
 
 def test_ingest_reports_every_document_fully_accounted(cli, tmp_path):
@@ -14,7 +12,7 @@ def test_ingest_reports_every_document_fully_accounted(cli, tmp_path):
     code, out, err = cli("ingest", "--json", str(out_path))
     assert code == 0 and err == ""
     lines = out.splitlines()
-    ids = [m.id for m in load_manifest(CORPUS)]
+    ids = [m.id for m in SUBSET]
     assert [line.split(":")[0] for line in lines] == ids
     assert all(line.endswith("100.00% accounted") for line in lines)
     assert "seed-002: 34 rules, 2 examples, 0 terms, 20 anomalies" in out

@@ -24,6 +24,8 @@ import stat
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from datetime import date as date_type
+from datetime import timedelta
 from pathlib import Path
 
 from rules_kb.compare.changes import Comparison, compare_versions
@@ -74,7 +76,7 @@ def _check_flag(path: Path, name: str, flag: str | None, stated: list[str]) -> N
 
 def plan_addition(corpus: Path, path: Path, *, game: str | None = None, lang: str | None = None,
                   format_name: str | None = None, version: str | None = None, date: str | None = None,
-                  force: bool = False) -> Addition:
+                  source: str | None = None, note: str | None = None, force: bool = False) -> Addition:
     """Everything ``add`` will do, checked, with nothing written yet.
 
     ``force`` accepts a release whose structure is implausible (see ``_check_plausible``).
@@ -112,7 +114,8 @@ def plan_addition(corpus: Path, path: Path, *, game: str | None = None, lang: st
     base = f"{guess.format}-{label}" if guess.format.startswith(guess.game) else f"{guess.game}-{guess.format}-{label}"
     meta = replace(guess, id=_unique_id(existing, base),
                    file=f"{guess.game}/{path.name}", languages=languages, versions=(label,),
-                   dates=(the_date,) if the_date else (), source=f"added by rules-kb add from {path.name}")
+                   dates=(the_date,) if the_date else (), source=source or f"added by rules-kb add from {path.name}",
+                   note=note or "")
     _check_destination(corpus, existing, meta, path)
     item = parse_bytes(data, meta)
     if not item.accounting.complete:
@@ -177,17 +180,59 @@ def _compare_with_previous(corpus: Path, existing: list[DocumentMeta], addition:
     already held (under another label) is refused as the same release with other bytes.
     """
     meta = addition.meta
-    same = [m.id for m in existing if m.game == meta.game and set(m.languages) & set(meta.languages)
+    same = [m for m in existing if m.game == meta.game and set(m.languages) & set(meta.languages)
             and m.kind == meta.kind]
     if not same:
         return
-    parsed = [i.parsed for i in ingest_corpus(corpus, same)] + [addition.item.parsed]
+    if not _compare_within(corpus, same, addition, same_release_check, _neighbours(same, meta)):
+        _compare_within(corpus, same, addition, same_release_check, [m.id for m in same])
+
+
+# Documents whose manifest date lies this far after the new release's may still be older by
+# the date their text states (file names carry upload dates).
+_DATE_SLACK_DAYS = 31
+
+
+def _neighbours(same: list[DocumentMeta], meta: DocumentMeta) -> list[str]:
+    """The documents the comparison needs: the few newest dated ones up to the new release's
+    date and every undated one, so that an add costs the same at 10 releases as at 100."""
+    new_date = _approximate_date(meta)
+    undated = [m.id for m in same if _approximate_date(m) is None]
+    if new_date is None:
+        return [m.id for m in same]
+    limit = _shift(new_date, _DATE_SLACK_DAYS)
+    dated = sorted((d, m.id) for m in same if (d := _approximate_date(m)) is not None and d <= limit)
+    close = [doc for d, doc in dated if d >= new_date]  # same date or within the slack: twins and ties
+    before = [doc for d, doc in dated if d < new_date][-3:]
+    return undated + before + close
+
+
+def _approximate_date(meta: DocumentMeta) -> str | None:
+    """The manifest's date, or a label that is itself an ISO date (Magic's file dates)."""
+    for value in (*meta.dates, *meta.versions):
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            return value
+    return None
+
+
+def _shift(iso: str, days: int) -> str:
+    return (date_type.fromisoformat(iso) + timedelta(days=days)).isoformat()
+
+
+def _compare_within(corpus: Path, same: list[DocumentMeta], addition: Addition, same_release_check: bool,
+                    ids: list[str]) -> bool:
+    """Compare against the documents ``ids``; False when they held no earlier complete release
+    but other documents might."""
+    meta = addition.meta
+    if not ids:
+        return False
+    parsed = [i.parsed for i in ingest_corpus(corpus, ids)] + [addition.item.parsed]
     catalog = build_catalog(parsed)
     lang = meta.languages[0]
     label = meta.versions[0]
     new_info = catalog.versions.get((meta.game, lang, label))
     if new_info is None:
-        return
+        return True
     if same_release_check and new_info.date:
         twins = [v for (g, lg, lab), v in catalog.versions.items()
                  if (g, lg) == (meta.game, lang) and lab != label and v.complete and v.date == new_info.date]
@@ -206,9 +251,10 @@ def _compare_with_previous(corpus: Path, existing: list[DocumentMeta], addition:
         for neighbour in older[-1:] + newer[:1]:
             addition.neighbours[neighbour] = len(catalog.rules_in(meta.game, lang, neighbour))
     if not older:
-        return
+        return len(ids) == len(same)
     addition.previous = older[-1]
     addition.changes = compare_versions(catalog, meta.game, lang, older[-1], label, load_forced_matches(corpus))
+    return True
 
 
 @contextlib.contextmanager
@@ -299,7 +345,7 @@ def _toml(value) -> str:
 
 def manifest_entry(meta: DocumentMeta) -> str:
     lines = ["[[document]]"]
-    for key in ("id", "file", "sha256", "game", "languages", "format", "kind", "versions", "dates", "source"):
+    for key in ("id", "file", "sha256", "game", "languages", "format", "kind", "versions", "dates", "source", "note"):
         value = getattr(meta, key)
         if value in ("", ()):
             continue

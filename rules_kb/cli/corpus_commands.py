@@ -60,6 +60,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     add.add_argument("--force", action="store_true",
                      help="add a release whose structure looks implausible (far fewer rules than the releases "
                           "beside it, a rule longer than any real one)")
+    add.add_argument("--source", help="provenance for the manifest entry (default: the file name)")
+    add.add_argument("--note", help="a note for the manifest entry")
+    add.add_argument("--anomalies", action="store_true", help="also print every anomaly, one per line")
     add.set_defaults(handler=run_add)
 
 
@@ -99,13 +102,17 @@ def run_parse(args: argparse.Namespace) -> int:
 
 def run_add(args: argparse.Namespace) -> int:
     addition = add_release(args.corpus, args.file, game=args.game, lang=args.lang, format_name=args.format_name,
-                           version=args.version, date=args.date, force=args.force)
+                           version=args.version, date=args.date, source=args.source, note=args.note,
+                           force=args.force)
     meta, item = addition.meta, addition.item
     kinds = sorted({v.kind for v in item.parsed.versions if v.label == meta.versions[0]})
     print(f"added {meta.id} as {meta.file}: format {meta.format}, {item.decoded.encoding} {item.decoded.line_ends}, "
           f"{meta.game} {'+'.join(meta.languages)}, version {meta.versions[0]}"
           + (f" ({meta.dates[0]})" if meta.dates else "") + f", {'/'.join(kinds) or 'unversioned'}")
     print(f"  {summarise(item).split(': ', 1)[1]}")
+    if args.anomalies:
+        for anomaly in item.parsed.anomalies:
+            print(f"  {anomaly.describe()}")
     if addition.changes is not None:
         counts = ", ".join(f"{n} {k}" for k, n in addition.changes.counts().items())
         print(f"  against {addition.previous}: {counts}")

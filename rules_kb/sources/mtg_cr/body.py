@@ -19,6 +19,7 @@ from rules_kb.sources.mtg_cr.numbers import (
     Candidate,
     fits,
     is_successor,
+    misread,
     read_candidate,
     repair,
 )
@@ -30,6 +31,7 @@ _EXAMPLE = re.compile(r"\s*Examples?:")
 # a rule ten times as long has swallowed lines that are not its own.
 MAX_RULE_TEXT = 30_000
 _MAX_TITLE = 100  # a section title may wrap once in a hard-wrapped release, never more
+_SENTENCE_END = re.compile(r"[.!?)\"”’]$")
 # Page furniture of printed or paginated releases: rules of dashes, bare page numbers,
 # "Page 12" lines and the running title repeated at the top of a page.
 BANNER = re.compile(
@@ -144,7 +146,8 @@ def parse_body(lines: list[Line], start: int, end: int, release: Release, parsed
         if decision is not None:
             _finish(builder, parsed)
             builder = _start_rule(line, decision, release, parsed)
-        elif blank_before and (heading := _chapter(line, chapter, parsed)) is not None:
+        elif (blank_before or _runs_on(lines, index, end)) and (
+                heading := _chapter(line, chapter, parsed, run_on=not blank_before)) is not None:
             _finish(builder, parsed)
             builder = None
             chapter = heading
@@ -226,6 +229,13 @@ def _judge(
     if not candidate.paragraph_start:
         tally.add("number-like-continuation", position, f"{candidate.raw} after {previous}")
         return None
+    meant = misread(previous, candidate, following)
+    if meant is not None:
+        parsed.anomaly(position, "misprinted-number",
+                       f"{candidate.raw!r} printed between {previous} and {following or 'the end'} "
+                       f"(characters {position}-{position + len(candidate.raw)})",
+                       f"filed as {meant}, the number the sequence expects; written_as keeps {candidate.raw!r}")
+        return meant
     if number is None:
         parsed.anomaly(position, "malformed-number", f"{candidate.raw!r} printed after {previous}",
                        "no number can be inferred; read as a continuation of the rule before it")
@@ -236,15 +246,30 @@ def _judge(
     return number
 
 
-def _chapter(line: Line, last: int, parsed: ParsedDocument) -> int | None:
-    """Record ``1. Game Concepts`` as a heading and return its number, or None if not one."""
+def _runs_on(lines: list[Line], index: int, end: int) -> bool:
+    """A line right under a finished sentence with a blank line after it: maybe a chapter
+    heading whose blank line before was dropped (five releases of 2014-2018 do that)."""
+    return _SENTENCE_END.search(lines[index - 1].stripped) is not None and (
+        index + 1 >= end or not lines[index + 1].stripped)
+
+
+def _chapter(line: Line, last: int, parsed: ParsedDocument, run_on: bool = False) -> int | None:
+    """Record ``1. Game Concepts`` as a heading and return its number, or None if not one.
+
+    A heading printed without the blank line before it (``run_on``) counts only as the very
+    next chapter, so a wrapped line reading like ``2. Something`` is not taken for one.
+    """
     stripped = line.stripped
     match = _CHAPTER.fullmatch(stripped)
     if match is None or line.text != line.text.lstrip() or len(stripped) > 80 or stripped.endswith("."):
         return None
     number = int(match["number"])
-    if number <= last:
+    if number <= last or (run_on and number != last + 1):
         return None
+    if run_on:
+        parsed.anomaly(line.start, "heading-without-blank",
+                       f"chapter heading {stripped!r} is printed on the line right after a rule, without a blank line",
+                       "read as the chapter heading, which ends the rule before it")
     if number != last + 1:
         parsed.anomaly(line.start, "chapter-out-of-sequence", f"chapter {number} follows chapter {last}",
                        "kept as a chapter heading")

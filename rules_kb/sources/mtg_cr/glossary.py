@@ -21,10 +21,28 @@ _SENTENCE_END = re.compile(r"[.!?)\"”’:]\s*$")
 
 
 def parse_glossary(lines: list[Line], start: int, end: int, release: Release, parsed: ParsedDocument) -> None:
-    """Turn glossary lines ``start``..``end`` into terms; page banners between them are chrome."""
+    """Turn glossary lines ``start``..``end`` into terms; page banners between them are chrome.
+
+    A definition that ends with a colon introduces a list (the expansion symbols of early
+    releases): the one-line or indented blocks after it are its items, not terms.
+    """
+    listing: Term | None = None
     for block in _blocks(lines, start, end, parsed):
+        if listing is not None and (len(block) == 1 or block[0].text != block[0].text.lstrip()):
+            for line in block:
+                listing.definition = _join_item(listing.definition, line.stripped)
+                listing.spans.append(line.span())
+            continue
+        listing = None
         for entry in _split_run_together(block, parsed):
-            parsed.terms.append(_term(entry, release, parsed))
+            term = _term(entry, release, parsed)
+            parsed.terms.append(term)
+            listing = term if term.definition.endswith(":") else None
+
+
+def _join_item(before: str, item: str) -> str:
+    """List items keep one line each, whether the release is hard-wrapped or not."""
+    return before + "\n" + item
 
 
 def _blocks(lines: list[Line], start: int, end: int, parsed: ParsedDocument) -> list[list[Line]]:

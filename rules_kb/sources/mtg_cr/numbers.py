@@ -226,3 +226,42 @@ def repair(previous: RuleNumber | None, candidate: Candidate) -> RuleNumber | No
     if number is not None and number.depth == 1 and number.rule == previous.rule + 1:
         return RuleNumber(previous.section, number.rule)
     return None
+
+
+def successors(previous: RuleNumber) -> list[RuleNumber]:
+    """The numbers that may come next after ``previous`` in a well-formed release."""
+    section, rule, letter = previous.section, previous.rule, previous.letter
+    found = [RuleNumber(section + 1)]
+    if rule is None:
+        return [RuleNumber(section, 1), *found]
+    found.insert(0, RuleNumber(section, rule + 1))
+    found[:0] = [RuleNumber(section, rule, following) for following in next_letters(letter)]
+    return found
+
+
+def misread(previous: RuleNumber | None, candidate: Candidate, following: RuleNumber | None) -> RuleNumber | None:
+    """The expected number a misprint stands for: the one successor of ``previous`` that fits
+    before ``following`` and is one keystroke away from what is printed (a digit dropped,
+    added, swapped or mistyped), as a reader corrects ``505.54.`` between 505.4 and 505.5a,
+    ``501.2.`` under 510.1 or ``432.2b`` under 423.2a. None when no single such number exists.
+    """
+    if previous is None or candidate.number is None or candidate.number == previous:
+        return None
+    printed = str(candidate.number)
+    fitting = [number for number in successors(previous)
+               if fits(previous, number, following) and _one_keystroke(printed, str(number))]
+    return fitting[0] if len(fitting) == 1 else None
+
+
+def _one_keystroke(printed: str, meant: str) -> bool:
+    """True when the strings differ by one insertion, deletion, substitution or adjacent swap."""
+    if printed == meant or abs(len(printed) - len(meant)) > 1:
+        return False
+    if len(printed) == len(meant):
+        diffs = [i for i, (a, b) in enumerate(zip(printed, meant, strict=True)) if a != b]
+        if len(diffs) == 1:
+            return True
+        first = diffs[0]
+        return diffs == [first, first + 1] and printed[first] == meant[first + 1] and printed[first + 1] == meant[first]
+    shorter, longer = sorted((printed, meant), key=len)
+    return any(longer[:i] + longer[i + 1:] == shorter for i in range(len(longer)))

@@ -36,7 +36,14 @@ _FIRST_RULE = re.compile(r" ?\d{3}\.\d")
 _HEADING_LIKE = re.compile(r"\d{1,3}\.\s+\S.*")
 _LEGAL = re.compile(r"Published by|®|©|\(R\)|\(TM\)|™|trademark|All Rights Reserved", re.IGNORECASE)
 _CONTACT_HEADINGS = ("Questions?", "Customer Service Information")
-_WRAP_WIDTH = 100  # lines of hard-wrapped releases are shorter than this
+# Lines of hard-wrapped releases are shorter than this: the releases of 2001-2004 wrap at up to
+# 118 characters; in every unwrapped release about 60% of the body lines are longer.
+_WRAP_WIDTH = 150
+# The longest real rule text of the 100 releases (the creature types of 205.3m) is under
+# 3,000 characters; a text far beyond that has swallowed what follows it.
+_LONGEST_PLAUSIBLE_RULE = 10_000
+_SENTENCE_END = re.compile(r"[.!?)\"”’]$")
+_LOST = "\ufffd"  # the replacement character: a character the publisher's export lost
 
 
 @dataclass(frozen=True)
@@ -87,6 +94,8 @@ def parse(text: str, meta: DocumentMeta) -> ParsedDocument:
         parse_glossary(lines, regions.glossary + 1, regions.credits or regions.end, release, parsed)
     if regions.credits is not None:
         _read_back(lines, regions.credits, regions.end, parsed)
+    _check_rule_lengths(parsed)
+    _check_lost_characters(text, parsed)
     if cut and parsed.rules:
         parsed.rules[-1].truncated = True
         parsed.anomaly(len(text), "truncated", "the document ends without the glossary and credits of a release",
@@ -97,8 +106,8 @@ def parse(text: str, meta: DocumentMeta) -> ParsedDocument:
 def _find_regions(lines: list[Line], meta: DocumentMeta, parsed: ParsedDocument) -> Regions:
     contents = next((i for i, line in enumerate(lines[:300]) if line.stripped == "Contents"), None)
     body = _body_start(lines, contents, meta, parsed)
-    glossary = _landmark(lines, body, "Glossary")
-    credits = _landmark(lines, glossary if glossary is not None else body, "Credits")
+    glossary = _landmark(lines, body, "Glossary", parsed)
+    credits = _landmark(lines, glossary if glossary is not None else body, "Credits", parsed)
     if glossary is None:
         parsed.anomaly(lines[body].start, "no-glossary", "no 'Glossary' heading after the rules",
                        "the rules run to the credits or to the end of the document")
@@ -127,10 +136,24 @@ def _body_start(lines: list[Line], contents: int | None, meta: DocumentMeta, par
     return start
 
 
-def _landmark(lines: list[Line], after: int, word: str) -> int | None:
-    """The first line after ``after`` that is exactly ``word`` and starts a paragraph."""
+def _landmark(lines: list[Line], after: int, word: str, parsed: ParsedDocument) -> int | None:
+    """The first line after ``after`` that is exactly ``word`` and stands as a heading.
+
+    A heading starts a paragraph; some releases print ``Glossary`` straight under the last
+    rule, so a line that follows a finished sentence and is followed by a blank line also
+    counts (reported). A hard-wrapped line that happens to read ``Credits`` mid-sentence does not.
+    """
     for index in range(after + 1, len(lines)):
-        if lines[index].stripped == word and not lines[index - 1].stripped:
+        if lines[index].stripped != word:
+            continue
+        before = lines[index - 1].stripped
+        if not before:
+            return index
+        blank_after = index + 1 >= len(lines) or not lines[index + 1].stripped
+        if blank_after and _SENTENCE_END.search(before):
+            parsed.anomaly(lines[index].start, "heading-without-blank",
+                           f"'{word}' is printed on the line right after {before[:40]!r}, without a blank line",
+                           f"read as the {word} heading, which ends the text before it")
             return index
     return None
 
@@ -205,6 +228,25 @@ def _check_contents(lines: list[Line], regions: Regions, parsed: ParsedDocument)
             shown = "; ".join(missing[:6]) + ("; …" if len(missing) > 6 else "")
             parsed.anomaly(position, "contents-mismatch", f"{len(missing)} heading(s) in {where}: {shown}",
                            "the body's headings are used; the contents stay residue")
+
+
+def _check_rule_lengths(parsed: ParsedDocument) -> None:
+    """A rule text far longer than any real rule has swallowed a heading and what follows it."""
+    for rule in parsed.rules:
+        if len(rule.text) > _LONGEST_PLAUSIBLE_RULE:
+            parsed.anomaly(rule.spans[0][0], "overlong-rule",
+                           f"rule {rule.number} is {len(rule.text):,} characters long "
+                           f"(no real rule exceeds {_LONGEST_PLAUSIBLE_RULE:,})",
+                           "kept as printed; a heading the parser missed probably ends it")
+
+
+def _check_lost_characters(text: str, parsed: ParsedDocument) -> None:
+    """Replacement characters in the file stand for characters lost before publication."""
+    count = text.count(_LOST)
+    if count:
+        parsed.anomaly(text.index(_LOST), "lost-characters",
+                       f"{count} character(s) printed as U+FFFD (lost in the publisher's export: ™, quotes, …)",
+                       "kept as printed; nothing is guessed for them")
 
 
 def _squash(text: str) -> str:
