@@ -28,8 +28,8 @@ _WRAPPED_HYPHEN = re.compile(r"[A-Za-z]-$")
 _CHAPTER = re.compile(r"(?P<number>\d{1,2})\.\s+(?P<title>\S.*)")
 _EXAMPLE = re.compile(r"\s*Examples?:")
 # The longest real rule text (205.3m, the list of creature types) is under 3,000 characters;
-# a rule ten times as long has swallowed lines that are not its own.
-MAX_RULE_TEXT = 30_000
+# a rule several times as long has swallowed lines that are not its own (a missed heading).
+MAX_RULE_TEXT = 10_000
 _MAX_TITLE = 100  # a section title may wrap once in a hard-wrapped release, never more
 _SENTENCE_END = re.compile(r"[.!?)\"”’]$")
 # Page furniture of printed or paginated releases: rules of dashes, bare page numbers,

@@ -41,7 +41,6 @@ _CONTACT_HEADINGS = ("Questions?", "Customer Service Information")
 _WRAP_WIDTH = 150
 # The longest real rule text of the 100 releases (the creature types of 205.3m) is under
 # 3,000 characters; a text far beyond that has swallowed what follows it.
-_LONGEST_PLAUSIBLE_RULE = 10_000
 _SENTENCE_END = re.compile(r"[.!?)\"”’]$")
 _LOST = "\ufffd"  # the replacement character: a character the publisher's export lost
 
@@ -94,7 +93,6 @@ def parse(text: str, meta: DocumentMeta) -> ParsedDocument:
         parse_glossary(lines, regions.glossary + 1, regions.credits or regions.end, release, parsed)
     if regions.credits is not None:
         _read_back(lines, regions.credits, regions.end, parsed)
-    _check_rule_lengths(parsed)
     _check_lost_characters(text, parsed)
     if cut and parsed.rules:
         parsed.rules[-1].truncated = True
@@ -228,16 +226,6 @@ def _check_contents(lines: list[Line], regions: Regions, parsed: ParsedDocument)
             shown = "; ".join(missing[:6]) + ("; …" if len(missing) > 6 else "")
             parsed.anomaly(position, "contents-mismatch", f"{len(missing)} heading(s) in {where}: {shown}",
                            "the body's headings are used; the contents stay residue")
-
-
-def _check_rule_lengths(parsed: ParsedDocument) -> None:
-    """A rule text far longer than any real rule has swallowed a heading and what follows it."""
-    for rule in parsed.rules:
-        if len(rule.text) > _LONGEST_PLAUSIBLE_RULE:
-            parsed.anomaly(rule.spans[0][0], "overlong-rule",
-                           f"rule {rule.number} is {len(rule.text):,} characters long "
-                           f"(no real rule exceeds {_LONGEST_PLAUSIBLE_RULE:,})",
-                           "kept as printed; a heading the parser missed probably ends it")
 
 
 def _check_lost_characters(text: str, parsed: ParsedDocument) -> None:
