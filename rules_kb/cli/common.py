@@ -1,16 +1,39 @@
-"""What every command shares: default paths and opening the knowledge base."""
+"""What every command shares: default paths, and answering a question from the store."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from rules_kb.ask.knowledge import Knowledge, load_knowledge
+from rules_kb.ask.stored import open_store
+from rules_kb.store.read import StoreDamaged
+from rules_kb.store.views import StoreKnowledge
 
 REPOSITORY = Path(__file__).resolve().parent.parent.parent
 DEFAULT_CORPUS = REPOSITORY / "corpus"
 DEFAULT_CACHE = REPOSITORY / "build" / "cache"
 
+Answer = TypeVar("Answer")
+
+
+def warn(line: str) -> None:
+    print(line, file=sys.stderr)
+
 
 def open_knowledge(args: argparse.Namespace) -> Knowledge:
+    """The whole knowledge base in memory (graph export): built from the JSON caches."""
     return load_knowledge(args.corpus, DEFAULT_CACHE)
+
+
+def answer(args: argparse.Namespace, question: Callable[[StoreKnowledge], Answer]) -> Answer:
+    """``question`` answered from the store; a store found damaged while reading is rebuilt once."""
+    knowledge = open_store(args.corpus, DEFAULT_CACHE, warn)
+    try:
+        return question(knowledge)
+    except StoreDamaged as exc:
+        warn(f"warning: the store is damaged ({exc}); rebuilding it")
+        return question(open_store(args.corpus, DEFAULT_CACHE, warn, rebuild=True))

@@ -11,7 +11,7 @@ from rules_kb.ask.query import (
     require_rule,
 )
 from rules_kb.ask.story import explain_rule
-from rules_kb.cli.common import open_knowledge
+from rules_kb.cli.common import answer
 from rules_kb.compare.align import Scope
 from rules_kb.compare.changes import compare_versions
 from rules_kb.errors import RuleNotFound, UsageError
@@ -54,7 +54,15 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    knowledge = open_knowledge(args)
+    comparison = answer(args, lambda knowledge: _compare(knowledge, args))
+    if args.json:
+        print(json.dumps(comparison_record(comparison), ensure_ascii=False, indent=2))
+    else:
+        print(comparison_text(comparison, args.color, args.all))
+    return 0
+
+
+def _compare(knowledge, args: argparse.Namespace):
     catalog = knowledge.catalog
     labels = catalog.version_labels(args.game, args.lang)
     if not labels:
@@ -73,20 +81,17 @@ def run_diff(args: argparse.Namespace) -> int:
         raise RuleNotFound(f"{rule} in {args.game} {args.lang} {args.old} or {args.new}",
                            nearest_numbers(catalog, args.game, rule))
     scope = Scope(rule=rule, chapter=args.section)
-    comparison = compare_versions(knowledge.catalog, args.game, args.lang, args.old, args.new,
-                                  knowledge.forced, scope)
-    if args.json:
-        print(json.dumps(comparison_record(comparison), ensure_ascii=False, indent=2))
-    else:
-        print(comparison_text(comparison, args.color, args.all))
-    return 0
+    return compare_versions(knowledge.catalog, args.game, args.lang, args.old, args.new, knowledge.forced, scope)
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    knowledge = open_knowledge(args)
     number = parse_rule(args.rule)
-    require_rule(knowledge, number, args.game)
-    story = explain_rule(knowledge, args.game, number, args.corpus)
+
+    def tell(knowledge):
+        require_rule(knowledge, number, args.game)
+        return explain_rule(knowledge, args.game, number, args.corpus)
+
+    story = answer(args, tell)
     if args.json:
         print(json.dumps(story_record(story), ensure_ascii=False, indent=2))
     else:
