@@ -17,7 +17,6 @@ import hashlib
 import json
 import os
 import tempfile
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
@@ -226,6 +225,8 @@ def _run(function, jobs: list[tuple]) -> list:
     """``function(*job)`` for every job, in order; in worker processes when there are several."""
     if len(jobs) < 2 or WORKERS < 2:
         return [function(*job) for job in jobs]
+    from concurrent.futures import ProcessPoolExecutor  # not on the lookup path (it imports pickle)
+
     with ProcessPoolExecutor(max_workers=WORKERS) as pool:
         return list(pool.map(function, *zip(*jobs, strict=True)))
 

@@ -69,26 +69,29 @@ def open_store(corpus: Path, cache_dir: Path, warn: Warn = lambda line: None, re
                 store.close()
                 store = None
             else:
-                _check_files(corpus, store.meta_json("files"))
+                _check_files(corpus, store.meta_json("files"))  # the key covers the manifest: same files
         except StoreDamaged as exc:
             warn(f"warning: {path} is damaged ({exc}); rebuilding it")
             store = None
     if store is None:
         build_store(corpus, cache_dir)
         store = Store(path)
-    return StoreKnowledge(store, load_forced_matches(corpus))
+    return StoreKnowledge(store, lambda: load_forced_matches(corpus))
 
 
 def _check_files(corpus: Path, stats: dict) -> None:
     """Re-hash only the files whose size or mtime moved since the build (stat is cheap)."""
-    for meta in load_manifest(corpus):
-        path = corpus / meta.file
+    moved = set()
+    for file, recorded in stats.items():
         try:
-            stat = path.stat()
-            same = stats.get(meta.file) == [stat.st_size, stat.st_mtime_ns]
+            stat = (corpus / file).stat()
+            if recorded == [stat.st_size, stat.st_mtime_ns]:
+                continue
         except OSError:
-            same = False
-        if not same:
+            pass
+        moved.add(file)
+    for meta in load_manifest(corpus) if moved else ():
+        if meta.file in moved:
             read_document_bytes(corpus, meta)  # raises ManifestError on a missing or edited file
 
 

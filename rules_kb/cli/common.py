@@ -8,7 +8,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from rules_kb.ask.knowledge import Knowledge, load_knowledge
 from rules_kb.ask.stored import open_store
 from rules_kb.store.read import StoreDamaged
 from rules_kb.store.views import StoreKnowledge
@@ -24,8 +23,10 @@ def warn(line: str) -> None:
     print(line, file=sys.stderr)
 
 
-def open_knowledge(args: argparse.Namespace) -> Knowledge:
+def open_knowledge(args: argparse.Namespace):
     """The whole knowledge base in memory (graph export): built from the JSON caches."""
+    from rules_kb.ask.knowledge import load_knowledge
+
     return load_knowledge(args.corpus, DEFAULT_CACHE)
 
 

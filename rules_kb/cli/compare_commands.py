@@ -10,17 +10,10 @@ from rules_kb.ask.query import (
     parse_rule,
     require_rule,
 )
-from rules_kb.ask.story import explain_rule
 from rules_kb.cli.common import answer
-from rules_kb.compare.align import Scope
-from rules_kb.compare.changes import compare_versions
 from rules_kb.errors import RuleNotFound, UsageError
-from rules_kb.render.textformat import (
-    comparison_record,
-    comparison_text,
-    story_record,
-    story_text,
-)
+
+# Alignment and diffing are imported by the handlers that use them (not by show or history).
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -54,6 +47,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_diff(args: argparse.Namespace) -> int:
+    from rules_kb.render.textformat import comparison_record, comparison_text
+
     comparison = answer(args, lambda knowledge: _compare(knowledge, args))
     if args.json:
         print(json.dumps(comparison_record(comparison), ensure_ascii=False, indent=2))
@@ -63,6 +58,9 @@ def run_diff(args: argparse.Namespace) -> int:
 
 
 def _compare(knowledge, args: argparse.Namespace):
+    from rules_kb.compare.align import Scope
+    from rules_kb.compare.changes import compare_versions
+
     catalog = knowledge.catalog
     labels = catalog.version_labels(args.game, args.lang)
     if not labels:
@@ -85,6 +83,9 @@ def _compare(knowledge, args: argparse.Namespace):
 
 
 def run_explain(args: argparse.Namespace) -> int:
+    from rules_kb.ask.story import explain_rule
+    from rules_kb.render.textformat import story_record, story_text
+
     number = parse_rule(args.rule)
 
     def tell(knowledge):

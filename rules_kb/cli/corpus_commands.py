@@ -6,16 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from rules_kb.ask.add import commit_addition, plan_addition
 from rules_kb.errors import SourceError
-from rules_kb.ingest.decode import decode_document
-from rules_kb.ingest.detect import describe_file
-from rules_kb.ingest.pipeline import ingest_corpus, parse_bytes
-from rules_kb.render.output import write_atomically
-from rules_kb.render.textformat import (
-    model_lines,
-    summarise,
-)
+
+# The handlers import their stages when run: a lookup (show, history, ...) must not pay for
+# the parsers, which every module-level import here would load.
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -60,6 +54,10 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_ingest(args: argparse.Namespace) -> int:
+    from rules_kb.ingest.pipeline import ingest_corpus
+    from rules_kb.render.output import write_atomically
+    from rules_kb.render.textformat import model_lines, summarise
+
     results = ingest_corpus(args.corpus, args.only)
     for item in results:
         print(summarise(item))
@@ -76,6 +74,11 @@ def run_ingest(args: argparse.Namespace) -> int:
 
 
 def run_parse(args: argparse.Namespace) -> int:
+    from rules_kb.ingest.decode import decode_document
+    from rules_kb.ingest.detect import describe_file
+    from rules_kb.ingest.pipeline import parse_bytes
+    from rules_kb.render.textformat import model_lines, summarise
+
     path: Path = args.file
     try:
         data = path.read_bytes()
@@ -97,6 +100,9 @@ def run_parse(args: argparse.Namespace) -> int:
 
 
 def run_add(args: argparse.Namespace) -> int:
+    from rules_kb.ask.add import commit_addition, plan_addition
+    from rules_kb.render.textformat import summarise
+
     addition = plan_addition(args.corpus, args.file, game=args.game, lang=args.lang, format_name=args.format_name,
                              version=args.version, date=args.date)
     commit_addition(args.corpus, addition)

@@ -8,8 +8,10 @@ versions only: a lineage is a chain of releases, each aligned with the next.
 from __future__ import annotations
 
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
 
 from rules_kb.compare.align import Alignment, align_pair
 from rules_kb.ingest.curated import ForcedMatch

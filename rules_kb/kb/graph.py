@@ -20,8 +20,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
 
 from rules_kb.ingest.curated import Analogue, CuratedTerm
 from rules_kb.kb.catalog import Catalog
@@ -65,6 +67,8 @@ def term_id(game: str, lang: str, term: str) -> str:
 def build_graph(catalog: Catalog, analogues: list[Analogue] = (), terms: list[CuratedTerm] = ()
                 ) -> tuple[nx.MultiDiGraph, list[Unresolved]]:
     """Build every node and edge kind; return the graph and the citations that resolve nowhere."""
+    import networkx as nx  # only building needs it; lookups read the store
+
     graph = nx.MultiDiGraph()
     texts = catalog.all_texts()
     _add_documents_and_versions(graph, catalog)

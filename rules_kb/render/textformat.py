@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from rules_kb.ask.story import Story
-from rules_kb.compare.changes import Comparison, RowChange
 from rules_kb.compare.diff import render_html, render_terminal
-from rules_kb.ingest.pipeline import Ingested
 from rules_kb.model import RuleText
+
+if TYPE_CHECKING:  # type names only: show/history must not import the comparison stages
+    from rules_kb.ask.story import Story
+    from rules_kb.compare.changes import Comparison, RowChange
+    from rules_kb.ingest.pipeline import Ingested
 
 
 def _label(number) -> str:

@@ -8,8 +8,8 @@ and reading JSON runs no code. A record that does not fit the expected shape rai
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from rules_kb.compare.align import Alignment, Pair
 from rules_kb.ingest.curated import ForcedMatch
 from rules_kb.model import (
     Anomaly,
@@ -23,6 +23,9 @@ from rules_kb.model import (
     Version,
 )
 from rules_kb.numbers import RuleNumber
+
+if TYPE_CHECKING:
+    from rules_kb.compare.align import Alignment
 
 
 def _spans(raw: list) -> list[tuple[int, int]]:
@@ -106,6 +109,8 @@ def alignment_record(alignment: Alignment) -> dict:
 def alignment_from_record(data: dict, old_text: Callable[[RuleNumber], RuleText],
                           new_text: Callable[[RuleNumber], RuleText]) -> Alignment:
     """Rebuild an alignment; ``old_text``/``new_text`` give the text a version holds for a number."""
+    from rules_kb.compare.align import Alignment, Pair
+
     pairs = []
     for kind, old, new, similarity, forced, targets in data["pairs"]:
         old_number, new_number = _parse(old), _parse(new)

@@ -11,11 +11,10 @@ rule_texts row).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
-from rules_kb.compare.align import pick_texts
 from rules_kb.ingest.curated import ForcedMatch
 from rules_kb.kb.catalog import Catalog, VersionInfo
 from rules_kb.model import DocumentMeta, Example, Residue, RuleText
@@ -167,6 +166,8 @@ class StoreAlignments(dict):
                                "old_version=? AND new_version=?", (game, lang, old, new))
         if not rows or json.loads(rows[0][4]) != json.loads(json.dumps(forced_record(relevant))):
             return default
+        from rules_kb.compare.align import pick_texts
+
         old_texts = pick_texts(self.catalog, game, lang, old)
         new_texts = pick_texts(self.catalog, game, lang, new)
         self[key] = alignment_from_record(json.loads(rows[0][5]), old_texts.__getitem__, new_texts.__getitem__)
@@ -240,11 +241,16 @@ class StoreGraph:
 class StoreKnowledge:
     """What ``Knowledge`` offers the questions (catalog, graph, forced matches), read from the store."""
 
-    def __init__(self, store: Store, forced: list[ForcedMatch]) -> None:
+    def __init__(self, store: Store, load_forced: Callable[[], list[ForcedMatch]]) -> None:
         self.store = store
         self.catalog = StoreCatalog(store)
         self.graph = StoreGraph(store)
-        self.forced = forced
+        self._load_forced = load_forced
+
+    @cached_property
+    def forced(self) -> list[ForcedMatch]:
+        """Curated forced matches (only diff and explain align): read from the corpus when asked."""
+        return self._load_forced()
 
 
 __all__ = ["StoreDamaged", "StoreKnowledge"]
