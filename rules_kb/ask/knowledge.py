@@ -169,7 +169,7 @@ def adjacent_pairs(catalog: Catalog) -> list[tuple[str, str, str, str]]:
     return out
 
 
-def _relevant(forced: list[ForcedMatch], game: str, lang: str, old: str, new: str) -> tuple[ForcedMatch, ...]:
+def relevant_forced(forced: list[ForcedMatch], game: str, lang: str, old: str, new: str) -> tuple[ForcedMatch, ...]:
     return tuple(m for m in forced if (m.game, m.lang, m.old_version, m.new_version) == (game, lang, old, new))
 
 
@@ -193,7 +193,7 @@ def align_adjacent(catalog: Catalog, forced: list[ForcedMatch], cache_dir: Path,
     digests: dict[tuple, str] = {}
     missing = []
     for game, lang, old, new in adjacent_pairs(catalog):
-        relevant = _relevant(forced, game, lang, old, new)
+        relevant = relevant_forced(forced, game, lang, old, new)
         for key in ((game, lang, old), (game, lang, new)):
             if key not in digests:
                 digests[key] = _version_digest(catalog, key)

@@ -34,7 +34,7 @@ def _file_stats(corpus: Path) -> dict[str, list[int]]:
 
 def build_store(corpus: Path, cache_dir: Path, report=None) -> Path:
     """Build the knowledge base (reusing cached parses and alignments) and write the store."""
-    from rules_kb.ask.knowledge import BuildReport, adjacent_pairs, build_knowledge, cache_key
+    from rules_kb.ask.knowledge import BuildReport, adjacent_pairs, build_knowledge, cache_key, relevant_forced
     from rules_kb.store.write import write_store
 
     report = report if report is not None else BuildReport()
@@ -43,10 +43,8 @@ def build_store(corpus: Path, cache_dir: Path, report=None) -> Path:
     catalog = knowledge.catalog
     alignments = []
     for game, lang, old, new in adjacent_pairs(catalog):
-        for cached_key, alignment in catalog.alignments.items():
-            if cached_key[:4] == (game, lang, old, new):
-                alignments.append((cached_key[4], alignment))
-                break
+        relevant = relevant_forced(knowledge.forced, game, lang, old, new)
+        alignments.append((relevant, catalog.alignments[(game, lang, old, new, relevant)]))
     path = store_path(corpus, cache_dir)
     write_store(path, catalog, knowledge.graph, alignments, {"input_key": key, "files": _file_stats(corpus)})
     return path
