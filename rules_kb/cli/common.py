@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -14,7 +15,8 @@ from rules_kb.store.views import StoreKnowledge
 
 REPOSITORY = Path(__file__).resolve().parent.parent.parent
 DEFAULT_CORPUS = REPOSITORY / "corpus"
-DEFAULT_CACHE = REPOSITORY / "build" / "cache"
+# The store and the JSON caches; RULES_KB_CACHE moves them (benchmarks, read-only checkouts).
+DEFAULT_CACHE = Path(os.environ.get("RULES_KB_CACHE") or REPOSITORY / "build" / "cache")
 
 Answer = TypeVar("Answer")
 
