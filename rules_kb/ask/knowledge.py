@@ -22,9 +22,10 @@ from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rules_kb.ask.keys import cache_key, source_hash
 from rules_kb.errors import RulesKbError
 from rules_kb.ingest.corpus import load_manifest, read_document_bytes
-from rules_kb.ingest.curated import ANALOGUES, FORCED_MATCHES, TERMS, ForcedMatch
+from rules_kb.ingest.curated import ForcedMatch
 from rules_kb.kb.catalog import Catalog, VersionInfo
 from rules_kb.model import DocumentMeta, ParsedDocument
 from rules_kb.store.records import (
@@ -41,7 +42,6 @@ if TYPE_CHECKING:
 
     from rules_kb.kb.graph import Unresolved
 
-PACKAGE = Path(__file__).resolve().parent.parent  # the whole rules_kb package
 PARSING = ("errors.py", "numbers.py", "model.py", "refs.py", "tokens.py", "sources", "ingest")
 ALIGNING = (*PARSING, "kb", "compare")
 WORKERS = max(1, min(2, os.cpu_count() or 1))
@@ -63,29 +63,6 @@ class BuildReport:
     parses_reused: int = 0
     aligned: list[str] = field(default_factory=list)
     alignments_reused: int = 0
-
-
-def source_hash(parts: tuple[str, ...] | None = None) -> str:
-    """sha256 of the package's source files (all, or those under ``parts``)."""
-    digest = hashlib.sha256()
-    for source in sorted(PACKAGE.rglob("*.py")):
-        relative = source.relative_to(PACKAGE)
-        if parts is not None and relative.parts[0] not in parts:
-            continue
-        digest.update(str(relative).encode())
-        digest.update(source.read_bytes())
-    return digest.hexdigest()
-
-
-def cache_key(corpus: Path) -> str:
-    """Key of everything a built knowledge base depends on: manifest, curated files, source."""
-    digest = hashlib.sha256()
-    for name in ("manifest.toml", ANALOGUES, TERMS, FORCED_MATCHES):
-        path = corpus / name
-        digest.update(name.encode())
-        digest.update(path.read_bytes() if path.exists() else b"-")
-    digest.update(source_hash().encode())
-    return digest.hexdigest()[:16]
 
 
 def build_knowledge(corpus: Path, cache_dir: Path | None = None, report: BuildReport | None = None) -> Knowledge:
@@ -249,3 +226,6 @@ def _write_json(path: Path, record: dict) -> None:
         os.replace(temporary, path)
     except OSError:
         return
+
+
+__all__ = ["BuildReport", "Knowledge", "build_knowledge", "cache_key", "load_knowledge"]

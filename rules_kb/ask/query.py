@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rules_kb.errors import MalformedRuleNumber, RuleNotFound
-from rules_kb.kb.graph import doc_id, rule_id, text_id
+from rules_kb.kb.ids import doc_id, rule_id, text_id
 from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
 

@@ -53,8 +53,7 @@ def build_store(corpus: Path, cache_dir: Path, report=None) -> Path:
 def open_store(corpus: Path, cache_dir: Path, warn: Warn = lambda line: None, rebuild: bool = False
                ) -> StoreKnowledge:
     """The store of ``corpus``: reused when current, else rebuilt (a warning says why)."""
-    from rules_kb.ask.knowledge import cache_key
-    from rules_kb.ingest.curated import load_forced_matches
+    from rules_kb.ask.keys import cache_key
 
     path = store_path(corpus, cache_dir)
     key = cache_key(corpus)
@@ -74,7 +73,13 @@ def open_store(corpus: Path, cache_dir: Path, warn: Warn = lambda line: None, re
     if store is None:
         build_store(corpus, cache_dir)
         store = Store(path)
-    return StoreKnowledge(store, lambda: load_forced_matches(corpus))
+    return StoreKnowledge(store, lambda: _forced_matches(corpus))
+
+
+def _forced_matches(corpus: Path) -> list:
+    from rules_kb.ingest.curated import load_forced_matches
+
+    return load_forced_matches(corpus)
 
 
 def _check_files(corpus: Path, stats: dict) -> None:

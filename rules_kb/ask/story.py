@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from rules_kb.compare.align import Scope
 from rules_kb.compare.changes import Comparison, compare_versions
 from rules_kb.errors import ManifestError
-from rules_kb.kb.graph import doc_id, rule_id, text_id
+from rules_kb.kb.ids import doc_id, rule_id, text_id
 from rules_kb.numbers import RuleNumber
 
 if TYPE_CHECKING:  # either the in-memory Knowledge or the store's view of it (store.views)

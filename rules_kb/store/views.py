@@ -14,13 +14,15 @@ import json
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-from rules_kb.ingest.curated import ForcedMatch
 from rules_kb.kb.catalog import Catalog, VersionInfo
 from rules_kb.model import DocumentMeta, Example, Residue, RuleText
 from rules_kb.numbers import RuleNumber
 from rules_kb.store.read import Store, StoreDamaged
-from rules_kb.store.records import alignment_from_record, forced_record
+
+if TYPE_CHECKING:
+    from rules_kb.ingest.curated import ForcedMatch
 
 RULE_COLUMNS = "*"
 
@@ -161,6 +163,8 @@ class StoreAlignments(dict):
     def get(self, key, default=None):
         if key in self:
             return self[key]
+        from rules_kb.store.records import alignment_from_record, forced_record  # diff and explain only
+
         game, lang, old, new, relevant = key
         rows = self.store.rows("SELECT * FROM alignments WHERE game=? AND lang=? AND "
                                "old_version=? AND new_version=?", (game, lang, old, new))

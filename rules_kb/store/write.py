@@ -10,7 +10,7 @@ from pathlib import Path
 
 from rules_kb.compare.align import Alignment
 from rules_kb.kb.catalog import Catalog
-from rules_kb.kb.graph import text_id
+from rules_kb.kb.ids import text_id
 from rules_kb.store.records import alignment_record, forced_record
 from rules_kb.store.schema import DDL, FORMAT, row_digest
 
