@@ -35,8 +35,8 @@ print(json.dumps({"wall": wall, "rss": resource.getrusage(resource.RUSAGE_CHILDR
 """
 
 
-def run(argv: list[str], cache: Path) -> dict:
-    env = {**os.environ, "RULES_KB_CACHE": str(cache)}
+def run(argv: list[str], cache: Path, source: Path) -> dict:
+    env = {**os.environ, "RULES_KB_CACHE": str(cache), "PYTHONPATH": str(source)}
     out = subprocess.run([sys.executable, "-c", MEASURE, *argv], capture_output=True, text=True, env=env, check=True)
     result = json.loads(out.stdout)
     if result["code"] != 0:
@@ -69,20 +69,23 @@ def measure_corpus(corpus: Path, repeat: int) -> dict[str, tuple[float, float]]:
         copy = work / "corpus"
         newest = copy_without_newest_magic(corpus, copy)
         cache = work / "cache"
-        cli = [str(Path(sys.executable).parent / "rules-kb"), "--corpus", str(copy)]
-        cold = run([*cli, "show", "509.1a"], cache)
+        source = work / "source"  # a frozen copy: editing the checkout meanwhile changes nothing measured
+        shutil.copytree(ROOT / "rules_kb", source / "rules_kb", ignore=shutil.ignore_patterns("__pycache__"))
+        cli = [sys.executable, "-c", "import sys; from rules_kb.cli import main; sys.exit(main(sys.argv[1:]))",
+               "--corpus", str(copy)]
+        cold = run([*cli, "show", "509.1a"], cache, source)
         figures["cold build (ingest -> store) + show"] = (cold["wall"], cold["rss"])
         for argv in LOOKUPS:
-            runs = [run([*cli, *argv], cache) for _ in range(repeat)]
+            runs = [run([*cli, *argv], cache, source) for _ in range(repeat)]
             figures[f"warm {' '.join(argv)}"] = (statistics.median(r["wall"] for r in runs),
                                                  max(r["rss"] for r in runs))
         added = run([*cli, "add", str(newest["outside"]), "--game", "mtg", "--lang", "en", "--format", "mtg-cr",
                      "--version", newest["versions"][0], *(["--date", newest["dates"][0]] if newest.get("dates")
-                                                           else [])], cache)
+                                                           else [])], cache, source)
         figures[f"add {newest['versions'][0]}"] = (added["wall"], added["rss"])
-        rebuilt = run([*cli, "show", "509.1a"], cache)
+        rebuilt = run([*cli, "show", "509.1a"], cache, source)
         figures["rebuild after add + show"] = (rebuilt["wall"], rebuilt["rss"])
-        warm = [run([*cli, "show", "509.1a"], cache) for _ in range(repeat)]
+        warm = [run([*cli, "show", "509.1a"], cache, source) for _ in range(repeat)]
         figures["warm show 509.1a after add"] = (statistics.median(r["wall"] for r in warm),
                                                  max(r["rss"] for r in warm))
         stores = list(cache.glob("store-*.sqlite"))

@@ -28,13 +28,9 @@ CREATE TABLE rule_texts (      -- what one version of one rule says, in one docu
     game TEXT, lang TEXT, version TEXT, number TEXT, number_position INTEGER, position INTEGER,
     text TEXT, title TEXT, date TEXT, truncated INTEGER, written_as TEXT, document TEXT,
     spans TEXT, examples TEXT, node TEXT, digest TEXT NOT NULL);
-CREATE INDEX rule_texts_by_number ON rule_texts (number, game);
-CREATE INDEX rule_texts_by_version ON rule_texts (game, lang, version, number_position, position);
-CREATE UNIQUE INDEX rule_texts_by_node ON rule_texts (node);
 CREATE TABLE terms (           -- glossary entries
     id INTEGER PRIMARY KEY, game TEXT, lang TEXT, version TEXT, term TEXT, definition TEXT, document TEXT,
     spans TEXT, digest TEXT NOT NULL);
-CREATE INDEX terms_by_term ON terms (term, game);
 CREATE TABLE residue (         -- what is not rules (commentary passages explain reads), per document
     document TEXT, position INTEGER, kind TEXT, text TEXT, level INTEGER, marks TEXT, cites TEXT,
     spans TEXT, digest TEXT NOT NULL, PRIMARY KEY (document, position));
@@ -45,11 +41,19 @@ CREATE TABLE nodes (           -- graph nodes other than rule texts (rule:, vers
 CREATE TABLE edges (           -- graph edges: contains, text_of, next_version, cites, renumbered, analogue, ...
     id INTEGER PRIMARY KEY,    -- networkx out-edge order
     source TEXT, target TEXT, key INTEGER, kind TEXT, in_position INTEGER, attrs TEXT, digest TEXT NOT NULL);
-CREATE INDEX edges_out ON edges (source, id);
-CREATE INDEX edges_in ON edges (target, in_position);
 CREATE TABLE alignments (      -- adjacent complete releases aligned, one row per pair
     game TEXT, lang TEXT, old_version TEXT, new_version TEXT, forced TEXT, alignment TEXT, digest TEXT NOT NULL,
     PRIMARY KEY (game, lang, old_version, new_version));
+"""
+
+# Created after the rows are in (faster than maintaining them row by row).
+INDEXES = """
+CREATE INDEX rule_texts_by_number ON rule_texts (number, game);
+CREATE INDEX rule_texts_by_version ON rule_texts (game, lang, version, number_position, position);
+CREATE INDEX rule_texts_by_node ON rule_texts (node);
+CREATE INDEX terms_by_term ON terms (term, game);
+CREATE INDEX edges_out ON edges (source, id);
+CREATE INDEX edges_in ON edges (target, in_position);
 """
 
 

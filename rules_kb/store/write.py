@@ -12,13 +12,16 @@ from rules_kb.compare.align import Alignment
 from rules_kb.kb.catalog import Catalog
 from rules_kb.kb.ids import text_id
 from rules_kb.store.records import alignment_record, forced_record
-from rules_kb.store.schema import DDL, FORMAT, row_digest
+from rules_kb.store.schema import DDL, FORMAT, INDEXES, row_digest
 
 HEAVY_TEXT_ATTRS = ("text", "title", "examples")  # a text node's words live in rule_texts, once
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # one encoder: dumps() builds one per call
+
+
 def _json(value) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _ENCODER.encode(value)
 
 
 def _insert(db: sqlite3.Connection, table: str, rows) -> int:
@@ -45,6 +48,7 @@ def write_store(path: Path, catalog: Catalog, graph, alignments: list[Alignment]
             _insert(db, "meta", sorted({"format": FORMAT, **{k: _json(v) for k, v in meta.items()},
                                         "counts": _json(counts)}.items()))
             db.execute("COMMIT")
+            db.executescript(INDEXES)
         finally:
             db.close()
         os.chmod(temporary, 0o644)
