@@ -1,6 +1,7 @@
 """The knowledge store at one or more corpus sizes: warm lookups, cold build, add + rebuild.
 
-Every figure is one ``rules-kb`` process (wall seconds, peak RSS of the largest process in MB),
+Every figure is one ``rules-kb`` process (wall seconds; CPU seconds of it and its workers, which
+a shared machine inflates less than wall time; peak RSS of the largest process in MB),
 run on a copy of the corpus with a fresh cache folder (``RULES_KB_CACHE``). The copy first
 lacks its newest Magic release: the cold build covers the rest, then ``add`` puts the release
 back and the next lookup rebuilds (its parse and one alignment; the rest comes from the caches).
@@ -30,7 +31,8 @@ import json, resource, subprocess, sys, time
 started = time.perf_counter()
 done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 wall = time.perf_counter() - started
-print(json.dumps({"wall": wall, "rss": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss": usage.ru_maxrss / 1024,
                   "code": done.returncode, "err": done.stderr}))
 """
 
@@ -63,7 +65,7 @@ def copy_without_newest_magic(corpus: Path, target: Path) -> dict:
 
 
 def measure_corpus(corpus: Path, repeat: int) -> dict[str, tuple[float, float]]:
-    figures: dict[str, tuple[float, float]] = {}
+    figures: dict[str, tuple[float, float, float]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-store-") as temporary:
         work = Path(temporary)
         copy = work / "corpus"
@@ -74,27 +76,31 @@ def measure_corpus(corpus: Path, repeat: int) -> dict[str, tuple[float, float]]:
         cli = [sys.executable, "-c", "import sys; from rules_kb.cli import main; sys.exit(main(sys.argv[1:]))",
                "--corpus", str(copy)]
         cold = run([*cli, "show", "509.1a"], cache, source)
-        figures["cold build (ingest -> store) + show"] = (cold["wall"], cold["rss"])
+        figures["cold build (ingest -> store) + show"] = _figure([cold])
         for argv in LOOKUPS:
             runs = [run([*cli, *argv], cache, source) for _ in range(repeat)]
-            figures[f"warm {' '.join(argv)}"] = (statistics.median(r["wall"] for r in runs),
-                                                 max(r["rss"] for r in runs))
+            figures[f"warm {' '.join(argv)}"] = _figure(runs)
         added = run([*cli, "add", str(newest["outside"]), "--game", "mtg", "--lang", "en", "--format", "mtg-cr",
                      "--version", newest["versions"][0], *(["--date", newest["dates"][0]] if newest.get("dates")
                                                            else [])], cache, source)
-        figures[f"add {newest['versions'][0]}"] = (added["wall"], added["rss"])
+        figures[f"add {newest['versions'][0]}"] = _figure([added])
         rebuilt = run([*cli, "show", "509.1a"], cache, source)
-        figures["rebuild after add + show"] = (rebuilt["wall"], rebuilt["rss"])
+        figures["rebuild after add + show"] = _figure([rebuilt])
         warm = [run([*cli, "show", "509.1a"], cache, source) for _ in range(repeat)]
-        figures["warm show 509.1a after add"] = (statistics.median(r["wall"] for r in warm),
-                                                 max(r["rss"] for r in warm))
+        figures["warm show 509.1a after add"] = _figure(warm)
         stores = list(cache.glob("store-*.sqlite"))
         size = stores[0].stat().st_size / 2**20 if stores else 0.0
-        figures["store size (MB)"] = (size, 0.0)
+        figures["store size (MB)"] = (size, 0.0, 0.0)
         releases = sum(1 for e in tomllib.loads((copy / "manifest.toml").read_text(encoding="utf-8"))["document"]
                        if e["format"] == "mtg-cr" and e["kind"] == "rules")
-        figures["Magic releases"] = (float(releases), 0.0)
+        figures["Magic releases"] = (float(releases), 0.0, 0.0)
     return figures
+
+
+def _figure(runs: list[dict]) -> tuple[float, float, float]:
+    """Median wall and CPU seconds, largest peak RSS."""
+    return (statistics.median(r["wall"] for r in runs), statistics.median(r["cpu"] for r in runs),
+            max(r["rss"] for r in runs))
 
 
 def main() -> None:
@@ -108,16 +114,17 @@ def main() -> None:
         figures = measure_corpus(corpus.resolve(), args.repeat)
         results.append(figures)
         print(f"\n{corpus}  ({os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f})")
-        print(f"{'figure':42} {'seconds':>9} {'peak MB':>9}")
-        for name, (wall, rss) in figures.items():
-            print(f"{name:42} {wall:9.3f} {rss:9.0f}")
+        print(f"{'figure':42} {'wall s':>9} {'CPU s':>9} {'peak MB':>9}")
+        for name, (wall, cpu, rss) in figures.items():
+            print(f"{name:42} {wall:9.3f} {cpu:9.3f} {rss:9.0f}")
     if len(results) > 1:
         print(f"\nratios to {corpora[0]}")
         for name in results[0]:
             ratios = []
             for figures in results[1:]:
-                (wall, rss), (wall0, rss0) = figures[name], results[0][name]
-                ratios.append(f"{wall / wall0:7.2f} x time {rss / rss0 if rss0 else 0:6.2f} x memory")
+                (wall, cpu, rss), (wall0, cpu0, rss0) = figures[name], results[0][name]
+                ratios.append(f"{wall / wall0:7.2f} x wall {cpu / cpu0 if cpu0 else 0:6.2f} x CPU "
+                              f"{rss / rss0 if rss0 else 0:6.2f} x memory")
             print(f"{name:42} {'   '.join(ratios)}")
 
 
