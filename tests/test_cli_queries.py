@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 
-from conftest import CORPUS, ROOT
+from conftest import ROOT
 
-from rules_kb.ask.knowledge import cache_key, load_knowledge
 from rules_kb.render.export import read_graph
 
 
@@ -96,21 +94,3 @@ def test_every_command_is_documented_in_the_readme():
     commands = build_parser()._subparsers._group_actions[0].choices
     for name in commands:
         assert f"rules-kb {name}" in readme, name
-
-
-def test_a_damaged_cache_is_rebuilt(tmp_path):
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    seed = CORPUS / "seeds" / "004_9e840b7733df29ed.txt"
-    (corpus / "004.txt").write_bytes(seed.read_bytes())
-    digest = hashlib.sha256(seed.read_bytes()).hexdigest()
-    (corpus / "manifest.toml").write_text(
-        f'[[document]]\nid = "s4"\nfile = "004.txt"\nsha256 = "{digest}"\ngame = "mtg"\nlanguages = ["en"]\n'
-        'format = "mtg-rulings"\nkind = "rulings"\n', encoding="utf-8")
-    cache = tmp_path / "cache"
-    first = load_knowledge(corpus, cache)
-    path = cache / f"knowledge-{cache_key(corpus)}.pickle"
-    path.write_bytes(path.read_bytes()[:100])  # damaged
-    again = load_knowledge(corpus, cache)
-    assert again.graph.number_of_nodes() == first.graph.number_of_nodes()
-    assert path.stat().st_size > 100

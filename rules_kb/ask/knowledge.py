@@ -1,42 +1,50 @@
-"""Load the whole knowledge base (ingest → catalog → graph), with a pickle cache.
+"""Assemble the knowledge base (ingest → catalog → graph → alignment edges), with caches.
 
-The cache key covers everything the result depends on: the manifest (with every document's
-sha256), the curated files and the package's own source; before a cache is used, every
-document is checked against its sha256 again, so an edited file is refused as it would be
-without a cache. A damaged cache is rebuilt; the three newest cache files are kept.
+Two caches, both JSON under ``build/cache`` and both content-addressed, so a stale entry is
+never found rather than detected: a parsed document is keyed by its bytes' sha256, its
+manifest entry and the source of the parsing stages; an alignment of two adjacent complete
+releases by the texts of both, the forced matches that concern them and the source of the
+aligning stages. Adding a release therefore parses one document and aligns it with its
+neighbours. Missing entries are computed in parallel processes. Nothing is unpickled:
+a cache file is read as JSON and a malformed one is recomputed.
 
-This module assembles the stages (ingest, catalog, graph, alignment edges); like the CLI it
-sits above them.
+This module assembles the stages; like the CLI it sits above them.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
-import pickle
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import networkx as nx
-
-from rules_kb.compare.lineage import trace_lineage
+from rules_kb.ask.keys import cache_key, source_hash
+from rules_kb.errors import RulesKbError
 from rules_kb.ingest.corpus import load_manifest, read_document_bytes
-from rules_kb.ingest.curated import (
-    ANALOGUES,
-    FORCED_MATCHES,
-    TERMS,
-    ForcedMatch,
-    load_analogues,
-    load_forced_matches,
-    load_terms,
+from rules_kb.ingest.curated import ForcedMatch
+from rules_kb.kb.catalog import Catalog, VersionInfo
+from rules_kb.model import DocumentMeta, ParsedDocument
+from rules_kb.store.records import (
+    alignment_from_record,
+    alignment_record,
+    document_from_record,
+    document_record,
+    forced_record,
+    rule_record,
 )
-from rules_kb.ingest.pipeline import ingest_corpus
-from rules_kb.kb.catalog import Catalog, build_catalog
-from rules_kb.kb.graph import Unresolved, build_graph
 
-PACKAGE = Path(__file__).resolve().parent.parent  # the whole rules_kb package
-KEEP_CACHES = 3  # one per corpus a user alternates between
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from rules_kb.kb.graph import Unresolved
+
+PARSING = ("errors.py", "numbers.py", "model.py", "refs.py", "tokens.py", "sources", "ingest")
+ALIGNING = (*PARSING, "kb", "compare")
+WORKERS = max(1, min(2, os.cpu_count() or 1))
 
 
 @dataclass
@@ -47,56 +55,177 @@ class Knowledge:
     forced: list[ForcedMatch]
 
 
-def cache_key(corpus: Path) -> str:
-    digest = hashlib.sha256()
-    for name in ("manifest.toml", ANALOGUES, TERMS, FORCED_MATCHES):
-        path = corpus / name
-        digest.update(name.encode())
-        digest.update(path.read_bytes() if path.exists() else b"-")
-    for source in sorted(PACKAGE.rglob("*.py")):
-        digest.update(str(source.relative_to(PACKAGE)).encode())
-        digest.update(source.read_bytes())
-    return digest.hexdigest()[:16]
+@dataclass
+class BuildReport:
+    """What a build did: documents parsed vs reused, alignments computed vs reused."""
+
+    parsed: list[str] = field(default_factory=list)
+    parses_reused: int = 0
+    aligned: list[str] = field(default_factory=list)
+    alignments_reused: int = 0
 
 
-def build_knowledge(corpus: Path) -> Knowledge:
-    """Ingest the corpus and build the catalog and graph, with no cache."""
-    ingested = ingest_corpus(corpus)
-    catalog = build_catalog([item.parsed for item in ingested])
+def build_knowledge(corpus: Path, cache_dir: Path | None = None, report: BuildReport | None = None) -> Knowledge:
+    """Ingest the corpus and build the catalog and graph; with ``cache_dir``, reuse cached work."""
+    from rules_kb.compare.lineage import trace_lineage
+    from rules_kb.ingest.curated import load_analogues, load_forced_matches, load_terms
+    from rules_kb.kb.catalog import build_catalog
+    from rules_kb.kb.graph import build_graph
+
+    report = report if report is not None else BuildReport()
+    documents = parse_documents(corpus, cache_dir, report)
+    catalog = build_catalog(documents)
     forced = load_forced_matches(corpus)
+    if cache_dir is not None:
+        align_adjacent(catalog, forced, cache_dir, report)  # fills the catalog's alignment cache
     lineage = trace_lineage(catalog, forced)
     graph, unresolved = build_graph(catalog, load_analogues(corpus), load_terms(corpus), lineage)
     return Knowledge(catalog, graph, unresolved, forced)
 
 
 def load_knowledge(corpus: Path, cache_dir: Path | None = None) -> Knowledge:
-    """The knowledge base, from ``cache_dir`` when a cache for this exact input exists."""
-    if cache_dir is None:
-        return build_knowledge(corpus)
-    path = cache_dir / f"knowledge-{cache_key(corpus)}.pickle"
-    if path.exists():
-        for meta in load_manifest(corpus):  # the manifest promises checked bytes, cache or not
-            read_document_bytes(corpus, meta)
-        try:
-            with path.open("rb") as handle:
-                return pickle.load(handle)
-        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError):
-            path.unlink(missing_ok=True)  # a damaged cache is rebuilt, never trusted
-    knowledge = build_knowledge(corpus)
-    _store(cache_dir, path, knowledge)
-    return knowledge
+    """The whole knowledge base in memory (graph export, the site), built with the caches."""
+    return build_knowledge(corpus, cache_dir)
 
 
-def _store(cache_dir: Path, path: Path, knowledge: Knowledge) -> None:
-    """Write the cache under a unique temporary name (runs may race), keep the newest few."""
+# Parsing, one document at a time
+
+
+def _document_key(meta: DocumentMeta, parser: str) -> str:
+    entry = json.dumps({**meta.__dict__}, ensure_ascii=False, sort_keys=True, default=list)
+    return hashlib.sha256(f"{meta.sha256}\n{entry}\n{parser}".encode()).hexdigest()[:32]
+
+
+def _parse_one(data: bytes, meta: DocumentMeta) -> dict:
+    from rules_kb.ingest.pipeline import parse_bytes
+
+    return document_record(parse_bytes(data, meta).parsed)
+
+
+def parse_documents(corpus: Path, cache_dir: Path | None, report: BuildReport) -> list[ParsedDocument]:
+    """Every manifest document parsed, in manifest order; cached ones read back, the rest in parallel."""
+    parser = source_hash(PARSING)
+    metas = load_manifest(corpus)
+    found: dict[str, ParsedDocument] = {}
+    missing: list[tuple[DocumentMeta, bytes, Path | None]] = []
+    for meta in metas:
+        data = read_document_bytes(corpus, meta)  # checked against the manifest's sha256, cache or not
+        path = cache_dir / "parsed" / f"{_document_key(meta, parser)}.json" if cache_dir else None
+        cached = _read_json(path, document_from_record) if path else None
+        if cached is not None and cached.meta == meta:
+            found[meta.id] = cached
+            report.parses_reused += 1
+        else:
+            missing.append((meta, data, path))
+    for (meta, _, path), record in zip(missing, _run(_parse_one, [(d, m) for m, d, _ in missing]), strict=True):
+        found[meta.id] = document_from_record(record)
+        report.parsed.append(meta.id)
+        if path:
+            _write_json(path, record)
+    return [found[meta.id] for meta in metas]
+
+
+# Aligning adjacent complete releases
+
+
+def _version_digest(catalog: Catalog, key: tuple[str, str, str]) -> str:
+    info: VersionInfo = catalog.versions[key]
+    digest = hashlib.sha256(json.dumps([sorted(info.kinds), info.date], default=str).encode())
+    for number, texts in catalog.rules_in(*key).items():
+        digest.update(json.dumps([str(number), [rule_record(t) for t in texts]], ensure_ascii=False).encode())
+    return digest.hexdigest()
+
+
+def adjacent_pairs(catalog: Catalog) -> list[tuple[str, str, str, str]]:
+    """(game, lang, old, new) for every two neighbouring complete releases: what lineage aligns."""
+    out = []
+    for game, lang in sorted({(g, lg) for g, lg, _ in catalog.versions}):
+        complete = [label for label in catalog.version_labels(game, lang)
+                    if catalog.versions[(game, lang, label)].complete and catalog.rules_in(game, lang, label)]
+        out.extend((game, lang, old, new) for old, new in pairwise(complete))
+    return out
+
+
+def relevant_forced(forced: list[ForcedMatch], game: str, lang: str, old: str, new: str) -> tuple[ForcedMatch, ...]:
+    return tuple(m for m in forced if (m.game, m.lang, m.old_version, m.new_version) == (game, lang, old, new))
+
+
+def _align_one(catalog: Catalog, game: str, lang: str, old: str, new: str, relevant: tuple) -> dict:
+    from rules_kb.compare.align import align_pair
+
+    return alignment_record(align_pair(catalog, game, lang, old, new, relevant))
+
+
+def _two_versions(catalog: Catalog, game: str, lang: str, old: str, new: str) -> Catalog:
+    """A catalog of just two versions: all an adjacent alignment reads (sent to a worker)."""
+    keys = [(game, lang, old), (game, lang, new)]
+    return Catalog({}, {k: catalog.versions[k] for k in keys}, {k: catalog.rules_in(*k) for k in keys})
+
+
+def align_adjacent(catalog: Catalog, forced: list[ForcedMatch], cache_dir: Path, report: BuildReport) -> None:
+    """Fill ``catalog.alignments`` for every adjacent pair, from the cache or computed in parallel."""
+    from rules_kb.compare.align import pick_texts
+
+    aligner = source_hash(ALIGNING)
+    digests: dict[tuple, str] = {}
+    missing = []
+    for game, lang, old, new in adjacent_pairs(catalog):
+        relevant = relevant_forced(forced, game, lang, old, new)
+        for key in ((game, lang, old), (game, lang, new)):
+            if key not in digests:
+                digests[key] = _version_digest(catalog, key)
+        name = hashlib.sha256(json.dumps([aligner, game, lang, old, new, digests[(game, lang, old)],
+                                          digests[(game, lang, new)], forced_record(relevant)],
+                                         ensure_ascii=False).encode()).hexdigest()[:32]
+        path = cache_dir / "aligned" / f"{name}.json"
+        old_texts, new_texts = pick_texts(catalog, game, lang, old), pick_texts(catalog, game, lang, new)
+        cached = _read_json(path, lambda data, a=old_texts, b=new_texts: alignment_from_record(
+            data, a.__getitem__, b.__getitem__))
+        if cached is not None:
+            catalog.alignments[(game, lang, old, new, relevant)] = cached
+            report.alignments_reused += 1
+        else:
+            missing.append((game, lang, old, new, relevant, path))
+    jobs = [(_two_versions(catalog, g, lg, o, n), g, lg, o, n, r) for g, lg, o, n, r, _ in missing]
+    for (game, lang, old, new, relevant, path), record in zip(missing, _run(_align_one, jobs), strict=True):
+        old_texts, new_texts = pick_texts(catalog, game, lang, old), pick_texts(catalog, game, lang, new)
+        catalog.alignments[(game, lang, old, new, relevant)] = alignment_from_record(
+            record, old_texts.__getitem__, new_texts.__getitem__)
+        report.aligned.append(f"{game} {lang} {old} -> {new}")
+        _write_json(path, record)
+
+
+# Shared helpers
+
+
+def _run(function, jobs: list[tuple]) -> list:
+    """``function(*job)`` for every job, in order; in worker processes when there are several."""
+    if len(jobs) < 2 or WORKERS < 2:
+        return [function(*job) for job in jobs]
+    from concurrent.futures import ProcessPoolExecutor  # not on the lookup path (it imports pickle)
+
+    with ProcessPoolExecutor(max_workers=WORKERS) as pool:
+        return list(pool.map(function, *zip(*jobs, strict=True)))
+
+
+def _read_json(path: Path, convert):
+    """A cache entry converted, or None when absent or malformed (it is then recomputed)."""
     try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=cache_dir, prefix=".knowledge-", suffix=".tmp")
-        with os.fdopen(handle, "wb") as out:
-            pickle.dump(knowledge, out, protocol=pickle.HIGHEST_PROTOCOL)
+        return convert(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError, RulesKbError):
+        return None
+
+
+def _write_json(path: Path, record: dict) -> None:
+    """Write a cache entry under a unique temporary name (runs may race); failure only costs time."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            json.dump(record, out, ensure_ascii=False, separators=(",", ":"))
         os.replace(temporary, path)
     except OSError:
-        return  # a cache that cannot be written only costs time
-    caches = sorted(cache_dir.glob("knowledge-*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)
-    for stale in caches[KEEP_CACHES:]:
-        stale.unlink(missing_ok=True)
+        return
+
+
+__all__ = ["BuildReport", "Knowledge", "build_knowledge", "cache_key", "load_knowledge"]

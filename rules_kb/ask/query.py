@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from rules_kb.ask.knowledge import Knowledge
 from rules_kb.errors import MalformedRuleNumber, RuleNotFound
 from rules_kb.ingest.corpus import LANGUAGES
 from rules_kb.kb.catalog import Catalog
-from rules_kb.kb.graph import doc_id, rule_id, text_id
+from rules_kb.kb.ids import doc_id, rule_id, text_id
 from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
+
+if TYPE_CHECKING:  # either the in-memory Knowledge or the store's view of it (store.views)
+    from rules_kb.ask.knowledge import Knowledge
+    from rules_kb.kb.catalog import Catalog
 
 
 @dataclass(frozen=True)

@@ -11,14 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rules_kb.ask.knowledge import Knowledge
 from rules_kb.compare.align import Scope
 from rules_kb.compare.changes import Comparison, compare_versions
 from rules_kb.ingest.corpus import LANGUAGES, read_toml
-from rules_kb.kb.graph import doc_id, rule_id, text_id
+from rules_kb.kb.ids import doc_id, rule_id, text_id
 from rules_kb.model import BEFORE, before_label, span_extent
 from rules_kb.numbers import RuleNumber
+
+if TYPE_CHECKING:  # either the in-memory Knowledge or the store's view of it (store.views)
+    from rules_kb.ask.knowledge import Knowledge
 
 CORRESPONDENCES = "correspondences.toml"
 CHANGE_WORDS = ("変更前", "変更後")

@@ -16,13 +16,21 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from rules_kb.cli import compare_commands, corpus_commands, graph_commands, rule_commands, search_commands
+from rules_kb.cli import (
+    compare_commands,
+    corpus_commands,
+    graph_commands,
+    rule_commands,
+    search_commands,
+    store_commands,
+)
 from rules_kb.cli.common import DEFAULT_CORPUS
 from rules_kb.errors import RulesKbError, UsageError
 from rules_kb.render.visible import make_visible
 
 # One module per group of commands, each with ``register(commands)``; the order is --help's.
-COMMAND_GROUPS = (corpus_commands, rule_commands, compare_commands, graph_commands, search_commands)
+COMMAND_GROUPS = (corpus_commands, rule_commands, compare_commands, graph_commands, store_commands,
+                  search_commands)
 
 
 class ArgumentParser(argparse.ArgumentParser):

@@ -10,18 +10,11 @@ from rules_kb.ask.query import (
     parse_rule,
     require_rule,
 )
-from rules_kb.ask.story import explain_rule
-from rules_kb.cli.common import open_knowledge
-from rules_kb.compare.align import Scope
-from rules_kb.compare.changes import compare_versions
+from rules_kb.cli.common import answer
 from rules_kb.errors import RuleNotFound, UsageError
 from rules_kb.ingest.corpus import GAMES, LANGUAGES
-from rules_kb.render.textformat import (
-    comparison_record,
-    comparison_text,
-    story_record,
-    story_text,
-)
+
+# Alignment and diffing are imported by the handlers that use them (not by show or history).
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -55,7 +48,20 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    knowledge = open_knowledge(args)
+    from rules_kb.render.textformat import comparison_record, comparison_text
+
+    comparison = answer(args, lambda knowledge: _compare(knowledge, args))
+    if args.json:
+        print(json.dumps(comparison_record(comparison), ensure_ascii=False, indent=2))
+    else:
+        print(comparison_text(comparison, args.color, args.all))
+    return 0
+
+
+def _compare(knowledge, args: argparse.Namespace):
+    from rules_kb.compare.align import Scope
+    from rules_kb.compare.changes import compare_versions
+
     catalog = knowledge.catalog
     labels = catalog.version_labels(args.game, args.lang)
     if not labels:
@@ -74,20 +80,20 @@ def run_diff(args: argparse.Namespace) -> int:
         raise RuleNotFound(f"{rule} in {args.game} {args.lang} {args.old} or {args.new}",
                            nearest_numbers(catalog, args.game, rule))
     scope = Scope(rule=rule, chapter=args.section)
-    comparison = compare_versions(knowledge.catalog, args.game, args.lang, args.old, args.new,
-                                  knowledge.forced, scope)
-    if args.json:
-        print(json.dumps(comparison_record(comparison), ensure_ascii=False, indent=2))
-    else:
-        print(comparison_text(comparison, args.color, args.all))
-    return 0
+    return compare_versions(knowledge.catalog, args.game, args.lang, args.old, args.new, knowledge.forced, scope)
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    knowledge = open_knowledge(args)
+    from rules_kb.ask.story import explain_rule
+    from rules_kb.render.textformat import story_record, story_text
+
     number = parse_rule(args.rule)
-    require_rule(knowledge, number, args.game)
-    story = explain_rule(knowledge, args.game, number, args.corpus)
+
+    def tell(knowledge):
+        require_rule(knowledge, number, args.game)
+        return explain_rule(knowledge, args.game, number, args.corpus)
+
+    story = answer(args, tell)
     if args.json:
         print(json.dumps(story_record(story), ensure_ascii=False, indent=2))
     else:

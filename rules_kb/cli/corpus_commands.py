@@ -6,17 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from rules_kb.ask.add import add_release
 from rules_kb.ingest.corpus import GAMES, LANGUAGES
-from rules_kb.ingest.decode import decode_document
-from rules_kb.ingest.detect import describe_file
-from rules_kb.ingest.pipeline import ingest_corpus, parse_bytes
-from rules_kb.ingest.reading import read_source
-from rules_kb.render.output import write_atomically
-from rules_kb.render.textformat import (
-    model_lines,
-    summarise,
-)
+
+# The handlers import their stages when run: a lookup (show, history, ...) must not pay for
+# the parsers, which every module-level import here would load.
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -67,6 +60,10 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_ingest(args: argparse.Namespace) -> int:
+    from rules_kb.ingest.pipeline import ingest_corpus
+    from rules_kb.render.output import write_atomically
+    from rules_kb.render.textformat import model_lines, summarise
+
     results = ingest_corpus(args.corpus, args.only)
     for item in results:
         print(summarise(item))
@@ -83,6 +80,12 @@ def run_ingest(args: argparse.Namespace) -> int:
 
 
 def run_parse(args: argparse.Namespace) -> int:
+    from rules_kb.ingest.decode import decode_document
+    from rules_kb.ingest.detect import describe_file
+    from rules_kb.ingest.pipeline import parse_bytes
+    from rules_kb.ingest.reading import read_source
+    from rules_kb.render.textformat import model_lines, summarise
+
     path: Path = args.file
     data = read_source(path)
     text = decode_document(data, str(path)).text
@@ -101,6 +104,9 @@ def run_parse(args: argparse.Namespace) -> int:
 
 
 def run_add(args: argparse.Namespace) -> int:
+    from rules_kb.ask.add import add_release
+    from rules_kb.render.textformat import summarise
+
     addition = add_release(args.corpus, args.file, game=args.game, lang=args.lang, format_name=args.format_name,
                            version=args.version, date=args.date, source=args.source, note=args.note,
                            force=args.force)

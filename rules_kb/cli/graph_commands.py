@@ -7,7 +7,6 @@ from pathlib import Path
 
 from rules_kb.cli.common import open_knowledge
 from rules_kb.render.export import FORMATS, export_lines
-from rules_kb.render.output import write_atomically
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -23,6 +22,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_graph_export(args: argparse.Namespace) -> int:
+    from rules_kb.render.output import write_atomically
+
     knowledge = open_knowledge(args)
     write_atomically(args.path, export_lines(knowledge.graph, args.graph_format), newline=False)
     graph = knowledge.graph

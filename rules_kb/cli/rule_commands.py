@@ -15,7 +15,7 @@ from rules_kb.ask.query import (
     renumbering_of,
     show,
 )
-from rules_kb.cli.common import open_knowledge
+from rules_kb.cli.common import answer
 from rules_kb.ingest.corpus import GAMES, LANGUAGES
 from rules_kb.render.textformat import format_text
 
@@ -43,8 +43,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    knowledge = open_knowledge(args)
-    texts = show(knowledge, parse_rule(args.rule), args.game, args.lang, args.version)
+    number = parse_rule(args.rule)
+    texts = answer(args, lambda knowledge: show(knowledge, number, args.game, args.lang, args.version))
     if args.json:
         print(json.dumps([t.to_record() for t in texts], ensure_ascii=False, indent=2))
         return 0
@@ -54,9 +54,8 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_refs(args: argparse.Namespace) -> int:
-    knowledge = open_knowledge(args)
     number = parse_rule(args.rule)
-    found = citations_of(knowledge, number, args.game)
+    found = answer(args, lambda knowledge: citations_of(knowledge, number, args.game))
     if args.json:
         print(json.dumps([c.__dict__ for c in found], ensure_ascii=False, indent=2))
         return 0
@@ -69,19 +68,14 @@ def run_refs(args: argparse.Namespace) -> int:
 
 
 def run_history(args: argparse.Namespace) -> int:
-    knowledge = open_knowledge(args)
     number = parse_rule(args.rule)
-    texts = history(knowledge, number, args.game, args.lang)
-    games = sorted({t.game for t in texts})
-    documents = {g: documents_about(knowledge, number, g) for g in games}
-    moves = {g: renumbering_of(knowledge, number, g) for g in games}
+    texts, eras, documents, moves = answer(args, lambda knowledge: _history(knowledge, number, args))
     if args.json:
-        records = [{**t.to_record(), "new_era": new_era} for t, new_era in zip(texts, era_starts(knowledge, texts),
-                                                                                 strict=True)]
+        records = [{**t.to_record(), "new_era": new_era} for t, new_era in zip(texts, eras, strict=True)]
         print(json.dumps({"texts": records, "documents": documents, "renumbering": moves},
                          ensure_ascii=False, indent=2))
         return 0
-    for text, new_era in zip(texts, era_starts(knowledge, texts), strict=True):
+    for text, new_era in zip(texts, eras, strict=True):
         if new_era:
             print(f"-- {text.number} is another rule from {text.version} on: the rule that held the number "
                   f"before moved or was removed (see 'moved to' below)")
@@ -98,10 +92,17 @@ def run_history(args: argparse.Namespace) -> int:
     return 0
 
 
+def _history(knowledge, number, args: argparse.Namespace) -> tuple[list, list, dict, dict]:
+    texts = history(knowledge, number, args.game, args.lang)
+    games = sorted({t.game for t in texts})
+    documents = {g: documents_about(knowledge, number, g) for g in games}
+    moves = {g: renumbering_of(knowledge, number, g) for g in games}
+    return texts, era_starts(knowledge, texts), documents, moves
+
+
 def run_analogue(args: argparse.Namespace) -> int:
-    knowledge = open_knowledge(args)
     number = parse_rule(args.rule)
-    found = analogues_of(knowledge, number, args.game)
+    found = answer(args, lambda knowledge: analogues_of(knowledge, number, args.game))
     if args.json:
         print(json.dumps(found, ensure_ascii=False, indent=2))
         return 0

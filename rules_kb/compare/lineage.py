@@ -16,7 +16,8 @@ from rules_kb.compare.align import Alignment, align_pair
 from rules_kb.compare.kinds import MOVED
 from rules_kb.ingest.curated import ForcedMatch
 from rules_kb.kb.catalog import Catalog
-from rules_kb.kb.graph import Lineage, Move, text_id
+from rules_kb.kb.graph import Lineage, Move
+from rules_kb.kb.ids import text_id
 from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
 

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from rules_kb.errors import ParseError
 from rules_kb.model import DocumentMeta
-from rules_kb.sources.registry import FORMATS
 
 # A format must be at least this sure of itself, and clearly ahead of the runner-up.
 MIN_SCORE = 40
@@ -23,6 +22,8 @@ _KIND_OF_FORMAT = {"dm-change-notice": "change-notice", "pukiwiki": "commentary"
 
 def score_formats(text: str) -> list[tuple[int, str]]:
     """Every format's sniff score for ``text``, best first (ties by name)."""
+    from rules_kb.sources.registry import FORMATS  # every parser: imported only when guessing
+
     scores = []
     for name, source in FORMATS.items():
         scores.append((int(source.sniff(text)), name))

@@ -11,7 +11,6 @@ from rules_kb.ingest.accounting import Accounting, account
 from rules_kb.ingest.corpus import load_manifest, read_document_bytes
 from rules_kb.ingest.decode import Decoded, decode_document
 from rules_kb.model import DocumentMeta, ParsedDocument
-from rules_kb.sources.registry import get_parser
 
 
 @dataclass
@@ -24,6 +23,8 @@ class Ingested:
 def parse_bytes(data: bytes, meta: DocumentMeta) -> Ingested:
     """Decode and parse one document's bytes; decode defects become anomalies."""
     decoded = decode_document(data, meta.file)
+    from rules_kb.sources.registry import get_parser  # every parser: imported when parsing
+
     parser = get_parser(meta.format, meta.file)
     parsed = parser(decoded.text, meta)
     for position, code, message, decision in decoded.notes:

@@ -22,11 +22,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
 
 from rules_kb.ingest.curated import Analogue, CuratedTerm
 from rules_kb.kb.catalog import Catalog
+from rules_kb.kb.ids import doc_id, rule_id, term_id, text_id, version_id
 from rules_kb.model import RuleText, span_extent
 from rules_kb.numbers import RuleNumber
 from rules_kb.refs import find_references
@@ -63,32 +66,14 @@ class Lineage:
     moves: list[Move] = field(default_factory=list)
 
 
-def rule_id(game: str, number: RuleNumber | str) -> str:
-    return f"rule:{game}:{number}"
-
-
-def text_id(rule: RuleText) -> str:
-    return f"text:{rule.game}:{rule.lang}:{rule.version}:{rule.number}@{rule.document}"
-
-
-def version_id(game: str, lang: str, label: str) -> str:
-    return f"version:{game}:{lang}:{label}"
-
-
-def doc_id(document: str) -> str:
-    return f"doc:{document}"
-
-
-def term_id(game: str, lang: str, term: str) -> str:
-    return f"term:{game}:{lang}:{term}"
-
-
 def build_graph(catalog: Catalog, analogues: list[Analogue] = (), terms: list[CuratedTerm] = (),
                 lineage: Lineage | None = None) -> tuple[nx.MultiDiGraph, list[Unresolved]]:
     """Build every node and edge kind; return the graph and the citations that resolve nowhere.
 
     Without a ``lineage`` (``compare.lineage.trace_lineage``) texts are not linked across versions.
     """
+    import networkx as nx  # only building needs it; lookups read the store
+
     lineage = lineage or Lineage()
     graph = nx.MultiDiGraph()
     texts = catalog.all_texts()
@@ -272,3 +257,6 @@ def _add_curated_terms(graph: nx.MultiDiGraph, terms: list[CuratedTerm]) -> None
             graph.add_node(node, kind="term", game=term.game, lang=term.lang, term=term.term)
         graph.add_edge(ensure_rule(graph, term.game, term.defined_by), node, kind="defines",
                        since=term.since, translation=term.translation, evidence=term.evidence)
+
+
+__all__ = ["Unresolved", "build_graph", "doc_id", "rule_id", "term_id", "text_id", "version_id"]

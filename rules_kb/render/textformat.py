@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from rules_kb.ask.story import Story
-from rules_kb.compare.changes import Comparison, RowChange
-from rules_kb.compare.diff import render_html, render_terminal
-from rules_kb.ingest.pipeline import Ingested
 from rules_kb.model import RuleText, span_extent
+
+if TYPE_CHECKING:  # type names only: show/history must not import the comparison stages
+    from rules_kb.ask.story import Story
+    from rules_kb.compare.changes import Comparison, RowChange
+    from rules_kb.ingest.pipeline import Ingested
 
 
 def _label(number) -> str:
@@ -20,6 +22,8 @@ def _label(number) -> str:
 
 
 def row_record(row: RowChange) -> dict:
+    from rules_kb.compare.diff import render_html  # not on show/history's path
+
     pair = row.pair
     record = {
         "kind": row.kind,
@@ -75,6 +79,8 @@ def comparison_text(comparison: Comparison, color: bool, show_unchanged: bool = 
 
 
 def _row_text(row: RowChange, color: bool) -> str:
+    from rules_kb.compare.diff import render_terminal  # not on show/history's path
+
     pair = row.pair
     head = f"  {_label(pair.old_number)}"
     if pair.kind == "moved":

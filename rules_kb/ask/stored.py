@@ -1,0 +1,101 @@
+"""Open the knowledge store for a corpus, building it when absent, stale or damaged.
+
+The store lives in the cache folder, one file per corpus folder. Before it is used, its
+input key (manifest, curated files, package source) is compared with the corpus, and every
+corpus file whose size or mtime changed since the build is checked against the manifest's
+sha256 again, so an edited file is refused as it would be without a store.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from pathlib import Path
+
+from rules_kb.ingest.corpus import load_manifest, read_document_bytes
+from rules_kb.store.read import Store, StoreDamaged
+from rules_kb.store.views import StoreKnowledge
+
+Warn = Callable[[str], None]
+
+
+def store_path(corpus: Path, cache_dir: Path) -> Path:
+    tag = hashlib.sha256(str(corpus.resolve()).encode()).hexdigest()[:12]
+    return cache_dir / f"store-{tag}.sqlite"
+
+
+def _file_stats(corpus: Path) -> dict[str, list[int]]:
+    out = {}
+    for meta in load_manifest(corpus):
+        stat = (corpus / meta.file).stat()
+        out[meta.file] = [stat.st_size, stat.st_mtime_ns]
+    return out
+
+
+def build_store(corpus: Path, cache_dir: Path, report=None) -> Path:
+    """Build the knowledge base (reusing cached parses and alignments) and write the store."""
+    from rules_kb.ask.knowledge import BuildReport, adjacent_pairs, build_knowledge, cache_key, relevant_forced
+    from rules_kb.store.write import write_store
+
+    report = report if report is not None else BuildReport()
+    key = cache_key(corpus)
+    knowledge = build_knowledge(corpus, cache_dir, report)
+    catalog = knowledge.catalog
+    alignments = []
+    for game, lang, old, new in adjacent_pairs(catalog):
+        relevant = relevant_forced(knowledge.forced, game, lang, old, new)
+        alignments.append((relevant, catalog.alignments[(game, lang, old, new, relevant)]))
+    path = store_path(corpus, cache_dir)
+    write_store(path, catalog, knowledge.graph, alignments, {"input_key": key, "files": _file_stats(corpus)})
+    return path
+
+
+def open_store(corpus: Path, cache_dir: Path, warn: Warn = lambda line: None, rebuild: bool = False
+               ) -> StoreKnowledge:
+    """The store of ``corpus``: reused when current, else rebuilt (a warning says why)."""
+    from rules_kb.ask.keys import cache_key
+
+    path = store_path(corpus, cache_dir)
+    key = cache_key(corpus)
+    store = None
+    if path.exists() and not rebuild:
+        try:
+            store = Store(path)
+            if store.meta_json("input_key") != key:
+                warn(f"note: {path} was built from another corpus or code; rebuilding it")
+                store.close()
+                store = None
+            else:
+                _check_files(corpus, store.meta_json("files"))  # the key covers the manifest: same files
+        except StoreDamaged as exc:
+            warn(f"warning: {path} is damaged ({exc}); rebuilding it")
+            store = None
+    if store is None:
+        build_store(corpus, cache_dir)
+        store = Store(path)
+    return StoreKnowledge(store, lambda: _forced_matches(corpus))
+
+
+def _forced_matches(corpus: Path) -> list:
+    from rules_kb.ingest.curated import load_forced_matches
+
+    return load_forced_matches(corpus)
+
+
+def _check_files(corpus: Path, stats: dict) -> None:
+    """Re-hash only the files whose size or mtime moved since the build (stat is cheap)."""
+    moved = set()
+    for file, recorded in stats.items():
+        try:
+            stat = (corpus / file).stat()
+            if recorded == [stat.st_size, stat.st_mtime_ns]:
+                continue
+        except OSError:
+            pass
+        moved.add(file)
+    for meta in load_manifest(corpus) if moved else ():
+        if meta.file in moved:
+            read_document_bytes(corpus, meta)  # raises ManifestError on a missing or edited file
+
+
+__all__ = ["build_store", "open_store", "store_path"]

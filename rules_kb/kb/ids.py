@@ -1,0 +1,32 @@
+"""Node ids of the graph: readable strings (``rule:dm:507.2a``), shared by the graph and the store.
+
+Kept apart from ``graph`` so that a lookup can name nodes without importing the graph builder.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rules_kb.model import RuleText
+    from rules_kb.numbers import RuleNumber
+
+
+def rule_id(game: str, number: RuleNumber | str) -> str:
+    return f"rule:{game}:{number}"
+
+
+def text_id(rule: RuleText) -> str:
+    return f"text:{rule.game}:{rule.lang}:{rule.version}:{rule.number}@{rule.document}"
+
+
+def version_id(game: str, lang: str, label: str) -> str:
+    return f"version:{game}:{lang}:{label}"
+
+
+def doc_id(document: str) -> str:
+    return f"doc:{document}"
+
+
+def term_id(game: str, lang: str, term: str) -> str:
+    return f"term:{game}:{lang}:{term}"

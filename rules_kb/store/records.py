@@ -1,0 +1,122 @@
+"""Parsed documents and alignments as JSON: the per-document and per-pair caches.
+
+JSON, not pickle: a cache file may come from anywhere (a copied ``build/``, a shared disk),
+and reading JSON runs no code. A record that does not fit the expected shape raises
+``ValueError``/``KeyError``/``TypeError``; the caller treats that as no cache.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from rules_kb.ingest.curated import ForcedMatch
+from rules_kb.model import (
+    Anomaly,
+    DocumentMeta,
+    Example,
+    Heading,
+    ParsedDocument,
+    Residue,
+    RuleText,
+    Term,
+    Version,
+)
+from rules_kb.numbers import RuleNumber
+
+if TYPE_CHECKING:
+    from rules_kb.compare.align import Alignment
+
+
+def _spans(raw: list) -> list[tuple[int, int]]:
+    return [(int(a), int(b)) for a, b in raw]
+
+
+def rule_record(rule: RuleText) -> dict:
+    return {"game": rule.game, "lang": rule.lang, "version": rule.version, "number": str(rule.number),
+            "text": rule.text, "document": rule.document, "spans": rule.spans,
+            "examples": [[e.text, e.spans] for e in rule.examples], "title": rule.title, "date": rule.date,
+            "truncated": rule.truncated, "written_as": rule.written_as}
+
+
+def rule_from_record(data: dict) -> RuleText:
+    return RuleText(data["game"], data["lang"], data["version"], RuleNumber.parse(data["number"]), data["text"],
+                    data["document"], _spans(data["spans"]),
+                    [Example(text, _spans(spans)) for text, spans in data["examples"]],
+                    data["title"], data["date"], bool(data["truncated"]), data["written_as"])
+
+
+def document_record(parsed: ParsedDocument) -> dict:
+    """Everything a parser found in one document, as plain JSON values."""
+    meta = parsed.meta
+    return {
+        "meta": {**meta.__dict__, "languages": list(meta.languages), "versions": list(meta.versions),
+                 "dates": list(meta.dates)},
+        "text": parsed.text,
+        "rules": [rule_record(r) for r in parsed.rules],
+        "headings": [[h.text, h.spans, h.level] for h in parsed.headings],
+        "terms": [[t.term, t.definition, t.spans, t.game, t.lang, t.version] for t in parsed.terms],
+        "residue": [[r.text, r.spans, r.kind, list(r.cites), list(r.marks), r.level] for r in parsed.residue],
+        "anomalies": [[a.document, a.position, a.code, a.message, a.decision] for a in parsed.anomalies],
+        "versions": [[v.game, v.lang, v.label, v.date, v.kind] for v in parsed.versions],
+    }
+
+
+def document_from_record(data: dict) -> ParsedDocument:
+    meta = data["meta"]
+    return ParsedDocument(
+        meta=DocumentMeta(**{**meta, "languages": tuple(meta["languages"]), "versions": tuple(meta["versions"]),
+                             "dates": tuple(meta["dates"])}),
+        text=data["text"],
+        rules=[rule_from_record(r) for r in data["rules"]],
+        headings=[Heading(text, _spans(spans), level) for text, spans, level in data["headings"]],
+        terms=[Term(term, definition, _spans(spans), game, lang, version)
+               for term, definition, spans, game, lang, version in data["terms"]],
+        residue=[Residue(text, _spans(spans), kind, tuple(cites), tuple(marks), level)
+                 for text, spans, kind, cites, marks, level in data["residue"]],
+        anomalies=[Anomaly(*a) for a in data["anomalies"]],
+        versions=[Version(*v) for v in data["versions"]],
+    )
+
+
+def forced_record(forced: tuple[ForcedMatch, ...]) -> list:
+    return [[m.game, m.lang, m.old_version, m.new_version, _number(m.old), _number(m.new), m.evidence]
+            for m in forced]
+
+
+def _number(number: RuleNumber | None) -> str | None:
+    return None if number is None else str(number)
+
+
+def _parse(raw: str | None) -> RuleNumber | None:
+    return None if raw is None else RuleNumber.parse(raw)
+
+
+def alignment_record(alignment: Alignment) -> dict:
+    """An alignment with each rule text named by its number (texts are looked up again on load)."""
+    return {
+        "game": alignment.game, "lang": alignment.lang, "old": alignment.old_version,
+        "new": alignment.new_version, "old_complete": alignment.old_complete,
+        "new_complete": alignment.new_complete,
+        "pairs": [[p.kind, _number(p.old_number), _number(p.new_number), p.similarity, p.forced,
+                   [str(t) for t in p.targets]] for p in alignment.pairs],
+        "unknown_old": [str(n) for n in alignment.unknown_old],
+        "unknown_new": [str(n) for n in alignment.unknown_new],
+        "notes": list(alignment.notes),
+    }
+
+
+def alignment_from_record(data: dict, old_text: Callable[[RuleNumber], RuleText],
+                          new_text: Callable[[RuleNumber], RuleText]) -> Alignment:
+    """Rebuild an alignment; ``old_text``/``new_text`` give the text a version holds for a number."""
+    from rules_kb.compare.align import Alignment, Pair
+
+    pairs = []
+    for kind, old, new, similarity, forced, targets in data["pairs"]:
+        old_number, new_number = _parse(old), _parse(new)
+        pairs.append(Pair(kind, None if old_number is None else old_text(old_number),
+                          None if new_number is None else new_text(new_number), float(similarity), bool(forced),
+                          tuple(RuleNumber.parse(t) for t in targets)))
+    return Alignment(data["game"], data["lang"], data["old"], data["new"], bool(data["old_complete"]),
+                     bool(data["new_complete"]), pairs, [RuleNumber.parse(n) for n in data["unknown_old"]],
+                     [RuleNumber.parse(n) for n in data["unknown_new"]], list(data["notes"]))

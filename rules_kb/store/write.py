@@ -1,0 +1,110 @@
+"""Write the store from a built knowledge base, all or nothing (temporary file + rename)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import tempfile
+from pathlib import Path
+
+from rules_kb.compare.align import Alignment
+from rules_kb.kb.catalog import Catalog
+from rules_kb.kb.ids import text_id
+from rules_kb.store.records import alignment_record, forced_record
+from rules_kb.store.schema import DDL, FORMAT, INDEXES, row_digest
+
+HEAVY_TEXT_ATTRS = ("text", "title", "examples")  # a text node's words live in rule_texts, once
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # one encoder: dumps() builds one per call
+
+
+def _json(value) -> str:
+    return _ENCODER.encode(value)
+
+
+def _insert(db: sqlite3.Connection, table: str, rows) -> int:
+    """Insert rows, each with its digest appended; returns how many."""
+    rows = [(*row, row_digest(tuple(row))) for row in rows]
+    if rows:
+        db.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})", rows)
+    return len(rows)
+
+
+def write_store(path: Path, catalog: Catalog, graph, alignments: list[Alignment], meta: dict[str, object]) -> None:
+    """Write every table to a temporary file beside ``path``, then rename it into place."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".store-", suffix=".tmp")
+    os.close(handle)
+    try:
+        db = sqlite3.connect(temporary, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=OFF")
+            db.execute("PRAGMA synchronous=OFF")
+            db.executescript(DDL)
+            db.execute("BEGIN")
+            counts = _fill(db, catalog, graph, alignments)
+            _insert(db, "meta", sorted({"format": FORMAT, **{k: _json(v) for k, v in meta.items()},
+                                        "counts": _json(counts)}.items()))
+            db.execute("COMMIT")
+            db.executescript(INDEXES)
+        finally:
+            db.close()
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+
+
+def _fill(db: sqlite3.Connection, catalog: Catalog, graph, alignments: list[Alignment]) -> dict[str, int]:
+    counts = {}
+    documents = list(catalog.documents.values())
+    counts["documents"] = _insert(db, "documents", (
+        (d.meta.id, i, d.meta.file, d.meta.sha256, d.meta.game, _json(list(d.meta.languages)), d.meta.format,
+         d.meta.kind, _json(list(d.meta.versions)), _json(list(d.meta.dates)), d.meta.source, d.meta.note)
+        for i, d in enumerate(documents)))
+    counts["versions"] = _insert(db, "versions", (
+        (v.game, v.lang, v.label, v.date, _json(sorted(v.kinds)), _json(v.documents))
+        for _, v in sorted(catalog.versions.items())))
+    counts["rule_texts"] = _insert(db, "rule_texts", _rule_rows(catalog))
+    counts["terms"] = _insert(db, "terms", (
+        (None, t.game, t.lang, t.version, t.term, t.definition, d.meta.id, _json(t.spans))
+        for d in documents for t in d.terms))
+    counts["residue"] = _insert(db, "residue", (
+        (d.meta.id, i, r.kind, r.text, r.level, _json(list(r.marks)), _json(list(r.cites)), _json(r.spans))
+        for d in documents for i, r in enumerate(d.residue)))
+    counts["anomalies"] = _insert(db, "anomalies", (
+        (a.document, a.position, a.code, a.message, a.decision) for d in documents for a in d.anomalies))
+    counts["nodes"] = _insert(db, "nodes", (
+        (node, data.get("kind"), _json({k: v for k, v in data.items()
+                                        if not (data.get("kind") == "text" and k in HEAVY_TEXT_ATTRS)}))
+        for node, data in graph.nodes(data=True)))
+    in_position = {}
+    for node in graph.nodes:
+        for i, (source, target, key) in enumerate(graph.in_edges(node, keys=True)):
+            in_position[(source, target, key)] = i
+    counts["edges"] = _insert(db, "edges", (
+        (i, source, target, key, data.get("kind"), in_position[(source, target, key)], _json(data))
+        for i, (source, target, key, data) in enumerate(graph.edges(keys=True, data=True))))
+    counts["alignments"] = _insert(db, "alignments", (
+        (a.game, a.lang, a.old_version, a.new_version, _json(forced_record(forced)), _json(alignment_record(a)))
+        for forced, a in alignments))
+    return counts
+
+
+def _rule_rows(catalog: Catalog):
+    row_id = 0
+    for game, lang in sorted({(g, lg) for g, lg, _ in catalog.versions}):
+        for label in catalog.version_labels(game, lang):
+            rules = catalog.rules_in(game, lang, label)
+            for number_position, (number, texts) in enumerate(rules.items()):
+                for position, rule in enumerate(texts):
+                    yield (row_id, rule.game, rule.lang, rule.version, str(number), number_position, position,
+                           rule.text, rule.title, rule.date, int(rule.truncated), rule.written_as, rule.document,
+                           _json(rule.spans), _json([[e.text, e.spans] for e in rule.examples]), text_id(rule))
+                    row_id += 1
+
+
+__all__ = ["write_store"]

@@ -1,0 +1,181 @@
+"""The knowledge store: what it holds (against the in-memory knowledge base and the sources),
+that damage is noticed and repaired, that builds reuse cached work, and that lookups stay light."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+import tomllib
+
+import pytest
+from conftest import CORPUS, ROOT
+
+from rules_kb.ask.knowledge import BuildReport, adjacent_pairs, relevant_forced
+from rules_kb.ask.stored import build_store, open_store, store_path
+from rules_kb.store.records import alignment_record
+from rules_kb.store.schema import FORMAT
+
+
+def small_corpus(path, ids: list[str]):
+    """A corpus folder holding some of corpus/'s documents, byte for byte, with their manifest entries."""
+    path.mkdir(exist_ok=True)
+    entries = {e["id"]: e for e in tomllib.loads((CORPUS / "manifest.toml").read_text(encoding="utf-8"))["document"]}
+    lines = []
+    for doc in ids:
+        entry = entries[doc]
+        target = path / entry["file"]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes((CORPUS / entry["file"]).read_bytes())
+        lines.append("[[document]]")
+        lines.extend(f"{key} = {json.dumps(value, ensure_ascii=False)}" for key, value in entry.items())
+        lines.append("")
+    (path / "manifest.toml").write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="session")
+def stored(cache_dir):
+    """The store of the whole corpus, in the cache the CLI tests use (built once per session)."""
+    return open_store(CORPUS, cache_dir)
+
+
+def test_store_holds_what_the_knowledge_base_holds(stored, knowledge):
+    db = stored.store.db
+    catalog, graph = knowledge.catalog, knowledge.graph
+    count = lambda table: db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]  # noqa: E731
+    assert count("rule_texts") == len(catalog.all_texts())
+    assert count("versions") == len(catalog.versions)
+    assert count("documents") == len(catalog.documents) == 37
+    assert count("terms") == sum(len(d.terms) for d in catalog.documents.values())
+    assert count("nodes") == graph.number_of_nodes()
+    assert count("edges") == graph.number_of_edges()
+    assert [t.to_record() for t in stored.catalog.all_texts()] == [t.to_record() for t in catalog.all_texts()]
+
+
+def test_store_holds_every_adjacent_alignment(stored, knowledge):
+    pairs = adjacent_pairs(knowledge.catalog)
+    assert len(pairs) == 8  # nine complete Magic releases
+    rows = stored.store.db.execute("SELECT game, lang, old_version, new_version, alignment FROM alignments").fetchall()
+    assert [tuple(r[:4]) for r in rows] == pairs
+    for (game, lang, old, new, text) in rows:
+        ours = knowledge.catalog.alignments[(game, lang, old, new, relevant_forced(knowledge.forced, game, lang, old,
+                                                                                   new))]
+        assert json.loads(text) == json.loads(json.dumps(alignment_record(ours)))
+
+
+def test_the_store_is_plain_sqlite_with_facts_from_the_sources(stored):
+    """Opened with the sqlite3 module alone: 509.1a as printed in the 2024-11-08 Comprehensive Rules."""
+    db = sqlite3.connect(f"file:{stored.store.path}?mode=ro", uri=True)
+    (text, document), = db.execute("SELECT text, document FROM rule_texts WHERE game='mtg' AND number='509.1a' "
+                                   "AND version='2024-11-08'").fetchall()
+    assert document == "mtg-cr-2024-11-08"
+    assert text.startswith("The defending player chooses which creatures they control, if any, will block.")
+    assert db.execute("SELECT value FROM meta WHERE key='format'").fetchone()[0] == FORMAT
+    cited_by = {r[0] for r in db.execute("SELECT source FROM edges WHERE target='rule:dm:603.2e' AND kind='cites'")}
+    assert "text:dm:ja:1.48:506.3b@dm-rulebook-ja-1.48" in cited_by
+
+
+DM_SEEDS = ["seed-000", "seed-001", "seed-002"]
+
+
+def _damage_cases():
+    def flip_text(data: bytes) -> bytes:  # the words of a rule edited in place, structure intact
+        at = data.index("ブロッカー".encode())
+        return data[:at] + "ブロッガー".encode() + data[at + len("ブロッカー".encode()):]
+
+    def flip_page(data: bytes) -> bytes:  # the first b-tree page header overwritten
+        return data[:100] + bytes(b ^ 0xFF for b in data[100:140]) + data[140:]
+
+    return {
+        "edited rule text": flip_text,
+        "flipped page header": flip_page,
+        "truncated": lambda data: data[: len(data) // 2],
+        "not sqlite": lambda data: b"this is not a database\n" * 100,
+        "empty": lambda data: b"",
+    }
+
+
+@pytest.mark.parametrize("case", sorted(_damage_cases()))
+def test_a_damaged_store_is_rebuilt_with_one_warning(case, tmp_path, monkeypatch, capsys):
+    from rules_kb import cli
+    from rules_kb.cli import common
+
+    corpus = small_corpus(tmp_path / "corpus", DM_SEEDS)
+    monkeypatch.setattr(common, "DEFAULT_CACHE", tmp_path / "cache")
+    argv = ["--corpus", str(corpus), "show", "507.2a", "--game", "dm", "--lang", "ja", "--json"]
+    assert cli.main(argv) == 0
+    first = capsys.readouterr()
+    assert first.err == "" and "ブロッカー" in first.out
+    path = store_path(corpus, tmp_path / "cache")
+    path.write_bytes(_damage_cases()[case](path.read_bytes()))
+    assert cli.main(argv) == 0
+    again = capsys.readouterr()
+    assert again.out == first.out
+    assert len(again.err.splitlines()) == 1 and "damaged" in again.err and "rebuilding" in again.err
+    assert cli.main(argv) == 0  # repaired: no warning the next time
+    assert capsys.readouterr() == (first.out, "")
+
+
+def test_an_edited_corpus_file_is_refused_with_a_store(tmp_path, monkeypatch, capsys):
+    from rules_kb import cli
+    from rules_kb.cli import common
+
+    corpus = small_corpus(tmp_path / "corpus", DM_SEEDS)
+    monkeypatch.setattr(common, "DEFAULT_CACHE", tmp_path / "cache")
+    argv = ["--corpus", str(corpus), "show", "507.2a", "--game", "dm"]
+    assert cli.main(argv) == 0
+    capsys.readouterr()
+    edited = next(p for p in (corpus / "seeds").iterdir() if p.name.startswith("000_"))
+    edited.write_bytes(edited.read_bytes() + b"\n")
+    assert cli.main(argv) == 1
+    assert capsys.readouterr().err.startswith(f"Error: seeds/{edited.name}: sha256 mismatch")
+
+
+def test_a_second_build_reparses_and_realigns_nothing_and_an_addition_only_its_own(tmp_path):
+    """Two Magic releases built; built again (nothing redone); a third added (its parse, one alignment)."""
+    cache = tmp_path / "cache"
+    corpus = small_corpus(tmp_path / "corpus", ["mtg-cr-2008-10-01", "mtg-cr-2009-05-01"])
+    first = BuildReport()
+    build_store(corpus, cache, first)
+    assert (first.parsed, first.aligned) == (["mtg-cr-2008-10-01", "mtg-cr-2009-05-01"],
+                                             ["mtg en 2008-10-01 -> 2009-05-01"])
+    second = BuildReport()
+    build_store(corpus, cache, second)
+    assert (second.parsed, second.aligned, second.parses_reused, second.alignments_reused) == ([], [], 2, 1)
+
+    corpus = small_corpus(corpus, ["mtg-cr-2008-10-01", "mtg-cr-2009-05-01", "mtg-cr-2009-07-08"])
+    third = BuildReport()
+    build_store(corpus, cache, third)
+    assert (third.parsed, third.aligned, third.parses_reused, third.alignments_reused) == (
+        ["mtg-cr-2009-07-08"], ["mtg en 2009-05-01 -> 2009-07-08"], 2, 1)
+    knowledge = open_store(corpus, cache)
+    moved = [e for e in knowledge.graph.out_edges("text:mtg:en:2009-05-01:309.2a@mtg-cr-2009-05-01", data=True)
+             if e[2]["kind"] == "renumbered"]
+    assert [(e[2]["new"], e[2]["to_version"]) for e in moved] == [("509.1a", "2009-07-08")]
+
+
+def test_a_malformed_cache_entry_is_recomputed(tmp_path):
+    cache = tmp_path / "cache"
+    corpus = small_corpus(tmp_path / "corpus", DM_SEEDS)
+    build_store(corpus, cache)
+    for entry in (cache / "parsed").iterdir():
+        entry.write_text('{"meta": 5}', encoding="utf-8")
+    report = BuildReport()
+    build_store(corpus, cache, report)
+    assert report.parsed == DM_SEEDS and report.parses_reused == 0
+
+
+def test_a_lookup_imports_no_pickle_networkx_or_sudachi(stored, cache_dir):
+    """A warm ``show`` in a fresh interpreter: the modules that load code from data, or cost seconds, stay out."""
+    program = (
+        "import sys; from pathlib import Path; from rules_kb.cli import common; "
+        f"common.DEFAULT_CACHE = Path({str(cache_dir)!r}); from rules_kb import cli; "
+        "code = cli.main(['show', '509.1a']); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pickle', '_pickle', 'networkx', 'sudachipy', "
+        "'mkdocs', 'multiprocessing', 'concurrent') or m.startswith('rules_kb.sources.')), code)")
+    result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert result.stderr == ""
+    assert result.stdout.splitlines()[-1] == "[] 0"
+    assert "The defending player chooses which creatures they control" in result.stdout
