@@ -16,7 +16,7 @@ def test_show_pinned_version(cli):
     assert code == 0 and err == ""
     assert out.startswith("507.2a  [dm ja 1.48 (2025-12-17); dm-rulebook-ja-1.48:")
     assert "最終的に、ブロッカー能力によってその能力を使用したクリーチャーに攻撃先が変更された場合" in out
-    assert "Example: ２体のクリーチャーのブロッカー能力を使用した場合" in out
+    assert "例：２体のクリーチャーのブロッカー能力を使用した場合" in out
 
 
 def test_show_accepts_full_width_numbers(cli):

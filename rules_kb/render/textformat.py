@@ -13,6 +13,7 @@ from rules_kb.compare.changes import Comparison, RowChange
 from rules_kb.compare.diff import render_html, render_terminal
 from rules_kb.ingest.pipeline import Ingested
 from rules_kb.model import RuleText
+from rules_kb.render.terminal import LEGEND
 
 
 def _label(number) -> str:
@@ -56,9 +57,14 @@ def comparison_record(comparison: Comparison) -> dict:
     }
 
 
-def comparison_text(comparison: Comparison, color: bool, show_unchanged: bool = False) -> str:
+def comparison_text(comparison: Comparison, show_unchanged: bool = False, substantive_only: bool = False,
+                    legend: bool = True) -> str:
+    """A comparison for reading: counts, what is unknown, then one entry per changed row.
+
+    ``substantive_only`` keeps the rows that change what the rules say (see ``RowChange.substantive``).
+    """
     a = comparison.alignment
-    counts = ", ".join(f"{n} {k}" for k, n in comparison.counts().items())
+    counts = ", ".join(f"{n} {k}" for k, n in comparison.counts().items() if n or k != "renumbered-reference")
     lines = [f"{a.game} {a.lang} {a.old_version} -> {a.new_version}: {counts}"]
     if a.unknown_old:
         lines.append(f"  only in {a.old_version} ({a.new_version} is partial, so unknown there): "
@@ -67,14 +73,18 @@ def comparison_text(comparison: Comparison, color: bool, show_unchanged: bool = 
         lines.append(f"  only in {a.new_version} ({a.old_version} is partial, so unknown there): "
                      f"{', '.join(map(str, a.unknown_new))}")
     lines.extend(f"  note: {note}" for note in a.notes)
-    for row in comparison.rows:
-        if row.kind == "unchanged" and not show_unchanged:
-            continue
-        lines.append(_row_text(row, color))
+    shown = [row for row in comparison.rows
+             if (show_unchanged or row.kind != "unchanged") and (row.substantive or not substantive_only)]
+    if substantive_only:
+        lines.append(f"  showing the {len(shown)} substantive rows (substantive, split, added, removed, "
+                     f"moved with substantive edits)")
+    if legend and any(row.diff is not None and row.kind != "unchanged" for row in shown):
+        lines.append(f"  {LEGEND}")
+    lines.extend(_row_text(row) for row in shown)
     return "\n".join(lines)
 
 
-def _row_text(row: RowChange, color: bool) -> str:
+def _row_text(row: RowChange) -> str:
     pair = row.pair
     head = f"  {_label(pair.old_number)}"
     if pair.kind == "moved":
@@ -91,12 +101,15 @@ def _row_text(row: RowChange, color: bool) -> str:
         head += " [one side is cut off in its source: compared on the common part]"
     lines = [head]
     if row.diff is not None:
-        lines.append(f"    {render_terminal(row.diff, color)}")
+        lines.append(f"    {render_terminal(row.diff, False)}")
         for old, new, reason in row.diff.editorial_changes:
             lines.append(f"    editorial ({reason}): {old!r} -> {new!r}")
+        label = example_label(pair.new.lang)
         for diff in row.example_diffs:
             if diff.classification != "unchanged":
-                lines.append(f"    example ({diff.classification}): {render_terminal(diff, color)}")
+                lines.append(f"    example ({diff.classification}): {label}{render_terminal(diff, False)}")
+        lines.extend(f"    example removed: [-{label}{text}-]" for text in row.examples_removed)
+        lines.extend(f"    example added: {{+{label}{text}+}}" for text in row.examples_added)
     else:
         text = (pair.new or pair.old)
         lines.append(f"    {text.title or ''}{' ' if text.title and text.text else ''}{text.text}")
@@ -119,12 +132,12 @@ def story_record(story: Story) -> dict:
     }
 
 
-def story_text(story: Story, color: bool) -> str:
-    out = [f"== {story.game} {story.number}: what changed and what it means"]
+def story_text(story: Story) -> str:
+    out = [f"== {story.game} {story.number}: what changed and what it means", LEGEND]
     for lang, chain in story.chains.items():
         if chain:
             out.append(f"\n-- {lang}: version by version")
-            out.extend(comparison_text(c, color) for c in chain)
+            out.extend(comparison_text(c, legend=False) for c in chain)
     if story.notices:
         out.append("\n-- change notices")
         out.extend(f"  {n['date']} {n['document']}: {', '.join(n['rules'])}" for n in story.notices)
@@ -145,14 +158,27 @@ def story_text(story: Story, color: bool) -> str:
     return "\n".join(out)
 
 
+EXAMPLE_LABELS = {"ja": "例：", "en": "Example: "}
+
+
+def example_label(lang: str) -> str:
+    """The label printed before an example; the model holds example texts without one."""
+    return EXAMPLE_LABELS.get(lang, "Example: ")
+
+
+def indented(text: str, indent: str = "  ") -> str:
+    """Every line of a multi-paragraph text indented, so a second paragraph does not start at column 0."""
+    return "\n".join(indent + line if line else line for line in text.split("\n"))
+
+
 def format_text(text: RuleText) -> str:
     head = f"{text.game} {text.lang} {text.version}" + (f" ({text.date})" if text.date else "")
     lines = [f"{text.number}  [{head}; {text.document}:{text.spans[0][0]}]"]
     if text.title:
-        lines.append(f"  {text.title}")
+        lines.append(indented(text.title))
     if text.text:
-        lines.append(f"  {text.text}")
-    lines.extend(f"  Example: {example.text}" for example in text.examples)
+        lines.append(indented(text.text))
+    lines.extend(indented(example_label(text.lang) + example.text) for example in text.examples)
     if text.truncated:
         lines.append("  (truncated in the source)")
     return "\n".join(lines)

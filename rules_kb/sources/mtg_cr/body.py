@@ -229,7 +229,8 @@ def _add_example(builder: _Builder | None, line: Line, tally: Tally, parsed: Par
     if builder is None:
         _orphan(line, parsed, "an example before any rule")
         return
-    example = Example(line.stripped, [line.span()])
+    # The span covers the ``Example:`` label; the text does not (printers add their own label).
+    example = Example(line.text[_EXAMPLE.match(line.text).end():].strip(), [line.span()])
     builder.rule.examples.append(example)
     builder.example = example
     if line.text != line.text.lstrip():
