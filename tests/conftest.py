@@ -33,6 +33,7 @@ def cli(cache_dir, monkeypatch, capsys):
     from rules_kb.cli import common as cli_common
 
     monkeypatch.setattr(cli_common, "DEFAULT_CACHE", cache_dir)
+    monkeypatch.delenv("COLUMNS", raising=False)  # output to a pipe is not wrapped unless COLUMNS asks
 
     def run(*argv: str) -> tuple[int, str, str]:
         code = cli_module.main(list(argv))

@@ -140,3 +140,14 @@ def check_version(knowledge: Knowledge, version: str, games: tuple[str, ...], la
     nearest = difflib.get_close_matches(version, known, n=5, cutoff=0.0)
     where = " ".join([*(games if len(games) == 1 else ()), *(langs if lang else ())]).strip()
     raise UsageError(f"no version {version}{' of ' + where if where else ''} (nearest: {', '.join(nearest)})")
+
+
+def require_language(knowledge: Knowledge, number: RuleNumber, games: tuple[str, ...], lang: str | None) -> None:
+    """Refuse a language in which none of ``games`` has ``number``, naming the languages that do."""
+    if lang is None:
+        return
+    catalog = knowledge.catalog
+    held = sorted({(g, lg) for (g, lg, _), rules in catalog.texts.items() if g in games and number in rules})
+    if held and not any(lg == lang for _, lg in held):
+        where = ", ".join(f"{GAME_NAMES[g]} {lg}" for g, lg in held)
+        raise UsageError(f"no {lang} text of {number} in the corpus; it exists in {where}")

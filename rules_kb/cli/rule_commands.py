@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from rules_kb.ask.arguments import check_version, choose_games, rule_argument
+from rules_kb.ask.arguments import check_version, choose_games, require_language, rule_argument
 from rules_kb.ask.pairing import pairing_notes
 from rules_kb.ask.query import (
     analogues_of,
@@ -26,7 +26,7 @@ from rules_kb.cli.common import (
     open_knowledge,
     print_text,
 )
-from rules_kb.render.textformat import format_text
+from rules_kb.render.textformat import format_text, same_text_once
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -57,6 +57,7 @@ def _read_rule(args: argparse.Namespace, knowledge) -> tuple:
     """The rule and the game to ask about (the one game that has it, or every game when both do)."""
     number = rule_argument(args.rule)
     choice = choose_games(knowledge, number, args.game)
+    require_language(knowledge, number, choice.games, getattr(args, "lang", None))
     return number, (choice.games[0] if len(choice.games) == 1 else None)
 
 
@@ -109,11 +110,13 @@ def run_history(args: argparse.Namespace) -> int:
                          ensure_ascii=False, indent=2))
         return 0
     out = []
-    for text, new_era in zip(texts, era_starts(knowledge, texts), strict=True):
-        if new_era:
+    eras = era_starts(knowledge, texts)
+    for index, copies in same_text_once(texts):
+        text = texts[index]
+        if eras[index]:
             out.append(f"-- {text.number} is another rule from {text.version} on: the rule that held the number "
                        f"before moved or was removed (see 'moved to' below)")
-        out.append(format_text(text))
+        out.append(format_text(text, copies))
     for game, rows in moves.items():
         for row in rows:
             other = row["new"] if row["direction"] == "moved to" else row["old"]

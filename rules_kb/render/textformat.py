@@ -6,7 +6,7 @@ Formatting only: every fact comes from ``changes`` and ``story``.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from rules_kb.ask.story import Story
 from rules_kb.compare.changes import Comparison, RowChange
@@ -171,9 +171,11 @@ def indented(text: str, indent: str = "  ") -> str:
     return "\n".join(indent + line if line else line for line in text.split("\n"))
 
 
-def format_text(text: RuleText) -> str:
+def format_text(text: RuleText, copies: Sequence[RuleText] = ()) -> str:
+    """A rule text for reading; ``copies`` are other documents holding the very same text of that version."""
     head = f"{text.game} {text.lang} {text.version}" + (f" ({text.date})" if text.date else "")
-    lines = [f"{text.number}  [{head}; {text.document}:{text.spans[0][0]}]"]
+    where = ", ".join(f"{t.document}:{t.spans[0][0]}" for t in (text, *copies))
+    lines = [f"{text.number}  [{head}; {where}]"]
     if text.title:
         lines.append(indented(text.title))
     if text.text:
@@ -182,6 +184,40 @@ def format_text(text: RuleText) -> str:
     if text.truncated:
         lines.append("  (truncated in the source)")
     return "\n".join(lines)
+
+
+def same_text_once(texts: Sequence[RuleText]) -> list[tuple[int, list[RuleText]]]:
+    """Indexes of the texts to show, each with the other texts that are copies of it.
+
+    Two documents of one version often hold the same text (the seed and the Fandom page of
+    English 1.38, the latter cut off in its excerpt); a history shows the whole text once and
+    names every source. A cut-off copy is a copy when its text starts the whole one.
+    """
+    shown: list[int] = []
+    copies: list[list[RuleText]] = []
+    for index, text in enumerate(texts):
+        for slot, held_index in enumerate(shown):
+            held = texts[held_index]
+            if _copies(held, text):
+                if held.truncated and not text.truncated:  # show the whole text, name the excerpt
+                    shown[slot] = index
+                    copies[slot].append(held)
+                else:
+                    copies[slot].append(text)
+                break
+        else:
+            shown.append(index)
+            copies.append([])
+    return list(zip(shown, copies, strict=True))
+
+
+def _copies(a: RuleText, b: RuleText) -> bool:
+    if (a.game, a.lang, a.version, a.number, a.title) != (b.game, b.lang, b.version, b.number, b.title):
+        return False
+    if not a.truncated and not b.truncated:
+        return a.text == b.text and [e.text for e in a.examples] == [e.text for e in b.examples]
+    cut, whole = (a, b) if a.truncated else (b, a)
+    return bool(cut.text) and whole.text.startswith(cut.text.rstrip().rsplit(" ", 1)[0])
 
 
 def summarise(item: Ingested) -> str:
