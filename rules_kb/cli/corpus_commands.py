@@ -67,11 +67,12 @@ def run_ingest(args: argparse.Namespace) -> int:
             for anomaly in item.parsed.anomalies:
                 print(f"  {anomaly.describe()}")
     incomplete = [r.parsed.meta.id for r in results if not r.accounting.complete]
+    if incomplete:  # an error leaves no output file, as every other error does
+        unwritten = f"; {args.json} not written" if args.json is not None else ""
+        print(f"Error: accounting incomplete for {', '.join(incomplete)}{unwritten}", file=sys.stderr)
+        return 1
     if args.json is not None:
         write_atomically(args.json, model_lines(results))
-    if incomplete:
-        print(f"Error: accounting incomplete for {', '.join(incomplete)}", file=sys.stderr)
-        return 1
     return 0
 
 
