@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rules_kb.cli import compare_commands, corpus_commands, graph_commands, rule_commands
-from rules_kb.cli.common import DEFAULT_CORPUS
+from rules_kb.cli.common import DEFAULT_CORPUS, OUTPUT_HELP
 from rules_kb.errors import RulesKbError
 
 # One module per group of commands, each with ``register(commands)``; the order is --help's.
@@ -38,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rules-kb",
         description="Trading-card-game comprehensive rules: ingest, cross-reference, align and diff, explain.",
+        epilog=OUTPUT_HELP,
     )
     parser.add_argument(
         "--corpus", type=Path, default=DEFAULT_CORPUS,

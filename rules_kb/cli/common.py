@@ -48,6 +48,10 @@ def lang_option(raw: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+OUTPUT_HELP = (
+    "On a terminal, text is wrapped to its width, coloured and paged through $PAGER (default less); NO_COLOR "
+    "turns colour off; a pipe gets no colour (unless --color) and no wrapping (unless COLUMNS is set). Control "
+    "characters from the sources print as \\x1b and the like. The executable is .venv/bin/rules-kb.")
 RULE_HELP = "rule number: 507.2a, ５０７．２ａ, 'CR 509.1a', 'rule 509.1a', 総合ルール507.3c"
 GAME_HELP = "dm (Duel Masters) or mtg (Magic); DM, magic ... accepted"
 LANG_HELP = "ja or en; jp, english ... accepted"

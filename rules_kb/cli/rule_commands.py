@@ -43,7 +43,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
     show = rule_command("show", "print a rule's text (newest version of each game and language unless --version)",
                         run_show)
-    show.add_argument("--version", help="the version label, e.g. 1.38 or 2008-10-01")
+    show.add_argument("--version", help="the version label, e.g. 1.38 or 2008-10-01 (an unknown one lists the nearest)")
     refs = rule_command("refs", "list the rule texts and glossary terms that cite a rule, newest version first",
                         run_refs, filters=False)
     refs.add_argument("--version", help="only citations in this version, e.g. 1.48 or 2024-11-08")
