@@ -137,9 +137,14 @@ def check_version(knowledge: Knowledge, version: str, games: tuple[str, ...], la
     if version in labels:
         return
     known = list(dict.fromkeys(labels))
-    nearest = difflib.get_close_matches(version, known, n=5, cutoff=0.0)
+    alike = [label for label in known if _shape(label) == _shape(version)]  # 1.47 -> 1.48, a date -> dates
+    nearest = difflib.get_close_matches(version, alike or known, n=5, cutoff=0.0)
     where = " ".join([*(games if len(games) == 1 else ()), *(langs if lang else ())]).strip()
     raise UsageError(f"no version {version}{' of ' + where if where else ''} (nearest: {', '.join(nearest)})")
+
+
+def _shape(label: str) -> str:
+    return re.sub(r"\d+", "9", label)
 
 
 def require_language(knowledge: Knowledge, number: RuleNumber, games: tuple[str, ...], lang: str | None) -> None:
