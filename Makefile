@@ -8,8 +8,8 @@ BIN := $(VENV)/bin
 
 $(BIN)/rules-kb: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet --disable-pip-version-check --upgrade pip
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test]'
 	touch $@
 
 setup: $(BIN)/rules-kb

@@ -69,6 +69,7 @@ def cli(cache_dir, subset_corpus, monkeypatch, capsys):
 
     monkeypatch.setattr(cli_common, "DEFAULT_CACHE", cache_dir)
     monkeypatch.setattr(cli_module, "DEFAULT_CORPUS", subset_corpus)
+    monkeypatch.delenv("COLUMNS", raising=False)  # output to a pipe is not wrapped unless COLUMNS asks
 
     def run(*argv: str) -> tuple[int, str, str]:
         code = cli_module.main(list(argv))

@@ -14,7 +14,7 @@ def test_show_pinned_version(cli):
     assert code == 0 and err == ""
     assert out.startswith("507.2a  [dm ja 1.48 (2025-12-17); dm-rulebook-ja-1.48:")
     assert "最終的に、ブロッカー能力によってその能力を使用したクリーチャーに攻撃先が変更された場合" in out
-    assert "Example: ２体のクリーチャーのブロッカー能力を使用した場合" in out
+    assert "例：２体のクリーチャーのブロッカー能力を使用した場合" in out
 
 
 def test_show_accepts_full_width_numbers(cli):
@@ -36,17 +36,18 @@ def test_malformed_rule_number_is_a_clear_error(cli):
 
 def test_unknown_version_names_the_known_ones(cli):
     code, _, err = cli("show", "507.2a", "--game", "dm", "--lang", "ja", "--version", "9.99")
-    assert code == 1 and "507.2a in version 9.99" in err and "1.48" in err
+    assert code == 1 and err.startswith("Error: no version 9.99 of dm ja (nearest: ") and "1.48" in err
+    assert "2019-09-27" not in err  # nearest labels of the same shape
 
 
 def test_refs_lists_citing_texts_by_version(cli):
     code, out, _ = cli("refs", "603.2e", "--game", "dm")
     assert code == 0
-    assert out.splitlines() == [
-        'dm ja 1.38: text 507.3d (seed-000) cites "参考:603.2e"  '
-        '[other-version: ja:before-2020-10-23, ja:2020-10-23, ja:1.48]',
+    assert out.splitlines() == [  # newest version first
         'dm ja 1.48: text 506.3b (dm-rulebook-ja-1.48) cites "参考603.2e"',
         'dm ja 1.48: text 507.3d (dm-rulebook-ja-1.48) cites "参考 603.2e"',
+        'dm ja 1.38: text 507.3d (seed-000) cites "参考:603.2e"  '
+        '[other-version: ja:before-2020-10-23, ja:2020-10-23, ja:1.48]',
     ]
 
 

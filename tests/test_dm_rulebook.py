@@ -137,8 +137,10 @@ def test_hard_wraps_are_rejoined_without_spaces(rules):
 
 
 def test_real_line_ends_are_kept(rules):
-    assert rules["101.1"].text.startswith("カードの効果はルールに勝つ\nカードの文章がルールに直接矛盾しているときは")
-    assert rules["110.3a"].text.startswith("呪文能力\n呪文を唱えてから")
+    # A short first line with no sentence end, then a break: the rule's title (issue 14: 101.1 merged it into the text).
+    assert rules["101.1"].title == "カードの効果はルールに勝つ"
+    assert rules["101.1"].text.startswith("カードの文章がルールに直接矛盾しているときは")
+    assert (rules["110.3a"].title, rules["110.3a"].text[:8]) == ("呪文能力", "呪文を唱えてから")
     assert rules["100.5"].text.endswith("カード例：\n《禁断～封印されしX～》\n《FORBIDDEN STAR～世界最後の日～》"
                                         "\n《滅亡の起源 零無》\n《Forbidden New Year》")
 

@@ -183,7 +183,7 @@ def test_example_belongs_to_its_rule() -> None:
     assert found.text.endswith("the creature blocks if able during each declare blockers step in that turn.")
     assert len(found.examples) == 1
     example = found.examples[0]
-    assert example.text.startswith("Example: A player controls one creature that “blocks if able”")
+    assert example.text.startswith("A player controls one creature that “blocks if able”")  # label in the span only
     assert example.text.endswith("Having neither creature block fulfills the restriction but not the requirement.")
     assert example.spans[0][0] > found.spans[-1][1]
 
@@ -339,7 +339,7 @@ def test_wrapped_release_rejoins_lines_with_spaces() -> None:
         "These Magic rules apply to any Magic game with two or more players. See rule 100.3. for details "
         "on decks, and the state-based actions in rule 420."
     )
-    assert [e.text for e in first.examples] == ["Example: A player with an empty library loses the game."]
+    assert [e.text for e in first.examples] == ["A player with an empty library loses the game."]
     assert [t.definition for t in document.terms] == ["The cards a player starts the game with."]
     assert [r.kind for r in document.residue if r.text == "- 12 -"] == ["chrome"]
     assert document.versions[0].date == "2004-06-01"

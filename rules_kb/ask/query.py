@@ -113,8 +113,9 @@ def show(knowledge: Knowledge, number: RuleNumber, game: str | None = None, lang
     return [newest[key] for key in sorted(newest)]
 
 
-def citations_of(knowledge: Knowledge, number: RuleNumber, game: str | None = None) -> list[Citation]:
-    """Who cites a rule: every citing text or glossary term, in which version."""
+def citations_of(knowledge: Knowledge, number: RuleNumber, game: str | None = None,
+                 version: str | None = None) -> list[Citation]:
+    """Who cites a rule: every citing text or glossary term, newest version first (only ``version`` if given)."""
     graph = knowledge.graph
     out = []
     for found_game in require_rule(knowledge, number, game):
@@ -133,7 +134,10 @@ def citations_of(knowledge: Knowledge, number: RuleNumber, game: str | None = No
     order = {key: i for i, key in enumerate(
         (g, lg, label) for g, lg in sorted({(g, lg) for g, lg, _ in knowledge.catalog.versions})
         for label in knowledge.catalog.version_labels(g, lg))}
-    return sorted(set(out), key=lambda c: (c.game, c.lang, order.get((c.game, c.lang, c.version), 0),
+    if version is not None:
+        out = [c for c in out if c.version == version]
+    return sorted(set(out), key=lambda c: (c.game, c.lang, -order.get((c.game, c.lang, c.version), 0),
+                                           RuleNumber.parse(c.number).sort_key() if c.source_kind == "text" else (),
                                            c.number, c.document, c.raw))
 
 

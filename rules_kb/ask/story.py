@@ -73,39 +73,68 @@ def versions_holding(knowledge: Knowledge, game: str, lang: str, scope: Scope) -
 def explain_rule(knowledge: Knowledge, game: str, number: RuleNumber, corpus: Path) -> Story:
     scope = Scope(rule=number)
     story = Story(game, number)
-    for lang in ("en", "ja"):
-        labels = versions_holding(knowledge, game, lang, scope)
-        story.chains[lang] = [
-            compare_versions(knowledge.catalog, game, lang, old, new, knowledge.forced, scope)
-            for old, new in pairwise(labels)]
+    story.chains = version_chains(knowledge, game, scope)
     story.drift = _drift(knowledge, game, scope)
     story.correspondences = [c for c in load_correspondences(corpus)
                              if c.game == game and (scope.contains(c.old[2]) or scope.contains(c.new[2]))]
     story.notices = _notices(knowledge, game, scope)
     story.commentary = _commentary(knowledge, game, scope, story.notices)
     story.gaps = _gaps(knowledge, game, scope, story.notices)
-    story.lags = _lags(knowledge, story)
+    story.lags = [lag.describe() for lag in translation_lags(knowledge, game, story.chains, story.notices)]
     return story
 
 
-def _lags(knowledge: Knowledge, story: Story) -> list[str]:
-    """A translation that crossed a change date with editorial edits only still states the old rule."""
+@dataclass(frozen=True)
+class Lag:
+    """A translation release that crossed a change date with editorial edits only: it still states the old rules."""
+
+    lang: str
+    old_version: str
+    new_version: str
+    old_date: str | None
+    new_date: str | None
+    crossed: tuple[str, ...]
+    counts: dict
+
+    def describe(self) -> str:
+        return (f"{self.lang} {self.new_version} ({self.new_date}) only retouched {self.lang} {self.old_version} "
+                f"({self.old_date}) across the {', '.join(self.crossed)} change ({self.counts['editorial']} "
+                f"editorial, {self.counts['unchanged']} unchanged, nothing of substance): it still states the rules "
+                f"as they were before {self.crossed[-1]}.")
+
+
+def translation_lags(knowledge: Knowledge, game: str, chains: dict[str, list[Comparison]],
+                     notices: list[dict]) -> list[Lag]:
+    """Every release of a version chain that crossed a change notice's date without a change of substance."""
     out = []
-    change_dates = sorted({n["date"] for n in story.notices if n["date"]})
-    for lang, chain in story.chains.items():
+    change_dates = sorted({n["date"] for n in notices if n["date"]})
+    for lang, chain in chains.items():
         for comparison in chain:
             a = comparison.alignment
-            old_date = knowledge.catalog.versions[(story.game, lang, a.old_version)].date
-            new_date = knowledge.catalog.versions[(story.game, lang, a.new_version)].date
+            old_date = knowledge.catalog.versions[(game, lang, a.old_version)].date
+            new_date = knowledge.catalog.versions[(game, lang, a.new_version)].date
             counts = comparison.counts()
             crossed = [d for d in change_dates if old_date and new_date and old_date < d <= new_date]
             if not crossed or any(counts[k] for k in ("substantive", "moved", "added", "removed")):
                 continue
-            out.append(
-                f"{lang} {a.new_version} ({new_date}) only retouched {lang} {a.old_version} ({old_date}) across the "
-                f"{', '.join(crossed)} change ({counts['editorial']} editorial, {counts['unchanged']} unchanged, "
-                f"nothing of substance): it still states the rules as they were before {crossed[-1]}.")
+            out.append(Lag(lang, a.old_version, a.new_version, old_date, new_date, tuple(crossed), counts))
     return out
+
+
+def version_chains(knowledge: Knowledge, game: str, scope: Scope, langs: tuple[str, ...] = ("en", "ja")
+                   ) -> dict[str, list[Comparison]]:
+    """Each language's successive versions holding the scope, compared pair by pair."""
+    chains = {}
+    for lang in langs:
+        labels = versions_holding(knowledge, game, lang, scope)
+        chains[lang] = [compare_versions(knowledge.catalog, game, lang, old, new, knowledge.forced, scope)
+                        for old, new in pairwise(labels)]
+    return chains
+
+
+def notices_about(knowledge: Knowledge, game: str, scope: Scope) -> list[dict]:
+    """Change notices that changed a rule of the scope, oldest first."""
+    return _notices(knowledge, game, scope)
 
 
 def _subtree_rules(knowledge: Knowledge, game: str, scope: Scope) -> list[str]:

@@ -24,7 +24,7 @@ from rules_kb.cli import (
     search_commands,
     store_commands,
 )
-from rules_kb.cli.common import DEFAULT_CORPUS
+from rules_kb.cli.common import DEFAULT_CORPUS, OUTPUT_HELP
 from rules_kb.errors import RulesKbError, UsageError
 from rules_kb.render.visible import make_visible
 
@@ -70,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(
         prog="rules-kb",
         description="Trading-card-game comprehensive rules: ingest, cross-reference, align and diff, explain.",
+        epilog=OUTPUT_HELP,
     )
     parser.add_argument(
         "--corpus", type=Path, default=DEFAULT_CORPUS,

@@ -1,4 +1,4 @@
-"""What every command shares: default paths, and answering a question from the store."""
+"""What every command shares: default paths, answering a question from the store, printing to a terminal."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from rules_kb.ask.arguments import game_code, language_code
 from rules_kb.ask.stored import open_store
+from rules_kb.errors import UsageError
+from rules_kb.render.terminal import emit, present, terminal_for
 from rules_kb.store.read import StoreDamaged
 from rules_kb.store.views import StoreKnowledge
 
@@ -41,3 +44,39 @@ def answer(args: argparse.Namespace, question: Callable[[StoreKnowledge], Answer
     except StoreDamaged as exc:
         warn(f"warning: the store is damaged ({exc}); rebuilding it")
         return question(open_store(args.corpus, DEFAULT_CACHE, warn, rebuild=True))
+
+
+def print_text(args: argparse.Namespace, text: str) -> None:
+    """Print a text view: control characters visible, wrapped and coloured on a terminal, paged when long."""
+    terminal = terminal_for(sys.stdout, os.environ, "always" if getattr(args, "color", False) else "auto")
+    emit(present(text, terminal), sys.stdout, terminal, os.environ)
+
+
+def note(text: str) -> None:
+    """A remark about how the question was read (which game was chosen), on stderr."""
+    print(f"note: {text}", file=sys.stderr)
+
+
+def game_option(raw: str) -> str:
+    """argparse type for ``--game``: ``DM``, ``magic`` ... accepted."""
+    try:
+        return game_code(raw)
+    except UsageError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def lang_option(raw: str) -> str:
+    """argparse type for ``--lang``: ``jp``, ``JA``, ``english`` ... accepted."""
+    try:
+        return language_code(raw)
+    except UsageError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+OUTPUT_HELP = (
+    "On a terminal, text is wrapped to its width, coloured and paged through $PAGER (default less); NO_COLOR "
+    "turns colour off; a pipe gets no colour (unless --color) and no wrapping (unless COLUMNS is set). Control "
+    "characters from the sources print as \\x1b and the like. The executable is .venv/bin/rules-kb.")
+RULE_HELP = "rule number: 507.2a, ５０７．２ａ, 'CR 509.1a', 'rule 509.1a', 総合ルール507.3c"
+GAME_HELP = "dm (Duel Masters) or mtg (Magic); DM, magic ... accepted"
+LANG_HELP = "ja or en; jp, english ... accepted"

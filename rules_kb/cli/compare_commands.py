@@ -5,12 +5,18 @@ from __future__ import annotations
 import argparse
 import json
 
-from rules_kb.ask.query import (
-    nearest_numbers,
-    parse_rule,
-    require_rule,
+from rules_kb.ask.arguments import check_version, choose_games, rule_argument
+from rules_kb.ask.query import nearest_numbers
+from rules_kb.cli.common import (
+    GAME_HELP,
+    LANG_HELP,
+    RULE_HELP,
+    answer,
+    game_option,
+    lang_option,
+    note,
+    print_text,
 )
-from rules_kb.cli.common import answer
 from rules_kb.errors import RuleNotFound, UsageError
 from rules_kb.ingest.corpus import GAMES, LANGUAGES
 
@@ -25,13 +31,19 @@ def register(commands: argparse._SubParsersAction) -> None:
         "notices) are compared only on what they contain.")
     diff.add_argument("old", help="old version label, e.g. 2008-10-01 or 1.38")
     diff.add_argument("new", help="new version label")
-    diff.add_argument("--game", choices=GAMES, required=True)
-    diff.add_argument("--lang", choices=LANGUAGES, required=True)
+    diff.add_argument("--game", type=game_option, choices=GAMES, required=True, help=GAME_HELP)
+    diff.add_argument("--lang", type=lang_option, choices=LANGUAGES, required=True, help=LANG_HELP)
     where = diff.add_mutually_exclusive_group()
     where.add_argument("--rule", help="only this rule and its subrules (e.g. 509)")
     where.add_argument("--section", type=int, metavar="N", help="only chapter N (e.g. 5 for rules 500-599)")
-    diff.add_argument("--all", action="store_true", help="also list unchanged rules")
-    diff.add_argument("--color", action="store_true", help="colour insertions and deletions (ANSI)")
+    shown = diff.add_mutually_exclusive_group()
+    shown.add_argument("--all", action="store_true", help="also list unchanged rules")
+    shown.add_argument("--substantive", action="store_true",
+                       help="only rows that change what the rules say: substantive, split, added, removed, moved "
+                       "with substantive edits (not editorial, not renumbered-reference, not a bare move)")
+    diff.add_argument("--color", action="store_true",
+                      help="colour deletions red and insertions green even in a pipe (default: on a terminal, "
+                      "unless NO_COLOR is set)")
     diff.add_argument("--json", action="store_true", help="print JSON (the site's data)")
     diff.set_defaults(handler=run_diff)
 
@@ -40,10 +52,13 @@ def register(commands: argparse._SubParsersAction) -> None:
         description="Everything the corpus says about how a rule changed: each language's version chain with "
         "diffs, translation drift, old-to-new correspondences across rewrites, change notices, the commentary "
         "explaining them, and what the corpus does not hold.")
-    explain.add_argument("rule")
-    explain.add_argument("--game", choices=GAMES, default="dm")
-    explain.add_argument("--color", action="store_true")
-    explain.add_argument("--json", action="store_true")
+    explain.add_argument("rule", help=RULE_HELP)
+    explain.add_argument("--game", type=game_option, choices=GAMES,
+                         help=f"{GAME_HELP} (default: the game that has the number; Duel Masters when both do)")
+    explain.add_argument("--color", action="store_true",
+                         help="colour deletions and insertions even in a pipe (default: on a terminal, "
+                         "unless NO_COLOR is set)")
+    explain.add_argument("--json", action="store_true", help="print JSON (the site's data)")
     explain.set_defaults(handler=run_explain)
 
 
@@ -54,11 +69,12 @@ def run_diff(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(comparison_record(comparison), ensure_ascii=False, indent=2))
     else:
-        print(comparison_text(comparison, args.color, args.all))
+        print_text(args, comparison_text(comparison, args.all, args.substantive))
     return 0
 
 
 def _compare(knowledge, args: argparse.Namespace):
+    """Check the arguments against the versions held, then compare (the rows the CLI prints)."""
     from rules_kb.compare.align import Scope
     from rules_kb.compare.changes import compare_versions
 
@@ -67,15 +83,14 @@ def _compare(knowledge, args: argparse.Namespace):
     if not labels:
         raise UsageError(f"the corpus has no {args.game} rules in {args.lang}")
     for label in (args.old, args.new):
-        if label not in labels:
-            raise UsageError(f"no version {label} of {args.game} {args.lang} (known: {', '.join(labels)})")
+        check_version(knowledge, label, (args.game,), args.lang)
     if args.old == args.new:
         raise UsageError(f"compare two different versions (both are {args.old})")
     if labels.index(args.old) > labels.index(args.new):
         raise UsageError(f"{args.old} is newer than {args.new}: give the older version first")
     if args.section is not None and not 0 <= args.section <= 9:
         raise UsageError(f"--section takes a chapter from 0 to 9, not {args.section}")
-    rule = parse_rule(args.rule) if args.rule else None
+    rule = rule_argument(args.rule) if args.rule else None
     if rule is not None and not any(rule in catalog.rules_in(args.game, args.lang, v) for v in (args.old, args.new)):
         raise RuleNotFound(f"{rule} in {args.game} {args.lang} {args.old} or {args.new}",
                            nearest_numbers(catalog, args.game, rule))
@@ -87,15 +102,17 @@ def run_explain(args: argparse.Namespace) -> int:
     from rules_kb.ask.story import explain_rule
     from rules_kb.render.textformat import story_record, story_text
 
-    number = parse_rule(args.rule)
+    number = rule_argument(args.rule)
 
     def tell(knowledge):
-        require_rule(knowledge, number, args.game)
-        return explain_rule(knowledge, args.game, number, args.corpus)
+        choice = choose_games(knowledge, number, args.game, single=True)
+        if choice.note:
+            note(choice.note)
+        return explain_rule(knowledge, choice.games[0], number, args.corpus)
 
     story = answer(args, tell)
     if args.json:
         print(json.dumps(story_record(story), ensure_ascii=False, indent=2))
     else:
-        print(story_text(story, args.color))
+        print_text(args, story_text(story))
     return 0

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from rules_kb.cli.common import GAME_HELP, LANG_HELP, game_option, lang_option
 from rules_kb.ingest.corpus import GAMES, LANGUAGES
 
 # The handlers import their stages when run: a lookup (show, history, ...) must not pay for
@@ -30,10 +31,10 @@ def register(commands: argparse._SubParsersAction) -> None:
         description="Decode and parse one file without touching the corpus: the format is detected "
         "from the text unless --format is given. Prints the same summary line as ingest.",
     )
-    parse.add_argument("file", type=Path)
+    parse.add_argument("file", type=Path, help="the file to parse (any encoding the corpus uses)")
     parse.add_argument("--format", dest="format_name", metavar="FORMAT", help="skip detection; use this format")
-    parse.add_argument("--game", choices=GAMES)
-    parse.add_argument("--lang", choices=LANGUAGES)
+    parse.add_argument("--game", type=game_option, choices=GAMES, help=f"the file's game: {GAME_HELP}")
+    parse.add_argument("--lang", type=lang_option, choices=LANGUAGES, help=f"the file's language: {LANG_HELP}")
     parse.add_argument("--json", action="store_true", help="print the model as JSON Lines instead of a summary")
     parse.add_argument("--anomalies", action="store_true", help="also print every anomaly, one per line")
     parse.set_defaults(handler=run_parse)
@@ -44,9 +45,11 @@ def register(commands: argparse._SubParsersAction) -> None:
         "(flags override; a flag that contradicts the text is an error naming both), refuse duplicates, "
         "copy the file into the corpus, append its manifest entry, and report what it holds and what "
         "changed against the previous version. Nothing is written if anything fails.")
-    add.add_argument("file", type=Path)
-    add.add_argument("--game", choices=GAMES)
-    add.add_argument("--lang", choices=LANGUAGES)
+    add.add_argument("file", type=Path, help="the release to add, e.g. MagicCompRules-20250404.txt")
+    add.add_argument("--game", type=game_option, choices=GAMES,
+                     help=f"{GAME_HELP} (default: detected; a contradiction is an error)")
+    add.add_argument("--lang", type=lang_option, choices=LANGUAGES,
+                     help=f"{LANG_HELP} (default: detected; a contradiction is an error)")
     add.add_argument("--format", dest="format_name", metavar="FORMAT", help="skip format detection")
     add.add_argument("--version", help="version label (Magic: the file's release date, e.g. 2024-11-08)")
     add.add_argument("--date", help="effective date YYYY-MM-DD")
@@ -71,11 +74,12 @@ def run_ingest(args: argparse.Namespace) -> int:
             for anomaly in item.parsed.anomalies:
                 print(f"  {anomaly.describe()}")
     incomplete = [r.parsed.meta.id for r in results if not r.accounting.complete]
+    if incomplete:  # an error leaves no output file, as every other error does
+        unwritten = f"; {args.json} not written" if args.json is not None else ""
+        print(f"Error: accounting incomplete for {', '.join(incomplete)}{unwritten}", file=sys.stderr)
+        return 1
     if args.json is not None:
         write_atomically(args.json, model_lines(results))
-    if incomplete:
-        print(f"Error: accounting incomplete for {', '.join(incomplete)}", file=sys.stderr)
-        return 1
     return 0
 
 

@@ -16,8 +16,9 @@ def register(commands: argparse._SubParsersAction) -> None:
         "export", help="write the graph as node-link JSON or GraphML",
         description="Write the whole graph. JSON loads back into networkx unchanged (node_link_graph with "
         "edges='edges'); GraphML flattens list attributes to JSON strings.")
-    export.add_argument("--format", dest="graph_format", choices=FORMATS, default="json")
-    export.add_argument("path", type=Path)
+    export.add_argument("--format", dest="graph_format", choices=FORMATS, default="json",
+                        help="json (node-link, default) or graphml")
+    export.add_argument("path", type=Path, help="the file to write (written whole or not at all)")
     export.set_defaults(handler=run_graph_export)
 
 

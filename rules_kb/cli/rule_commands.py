@@ -5,110 +5,148 @@ from __future__ import annotations
 import argparse
 import json
 
+from rules_kb.ask.arguments import check_version, choose_games, require_language, rule_argument
+from rules_kb.ask.pairing import pairing_notes
 from rules_kb.ask.query import (
     analogues_of,
     citations_of,
     documents_about,
     era_starts,
     history,
-    parse_rule,
     renumbering_of,
     show,
 )
-from rules_kb.cli.common import answer
+from rules_kb.cli.common import (
+    GAME_HELP,
+    LANG_HELP,
+    RULE_HELP,
+    answer,
+    game_option,
+    lang_option,
+    note,
+    print_text,
+)
 from rules_kb.ingest.corpus import GAMES, LANGUAGES
-from rules_kb.render.textformat import format_text
+from rules_kb.render.textformat import format_text, same_text_once
 
 
 def register(commands: argparse._SubParsersAction) -> None:
     def rule_command(name: str, help_text: str, handler, *, filters: bool = True) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=help_text, description=help_text)
-        sub.add_argument("rule", help="rule number, e.g. 507.2a (full-width digits accepted)")
-        sub.add_argument("--game", choices=GAMES, help="only this game (default: every game with the number)")
+        sub.add_argument("rule", help=RULE_HELP)
+        sub.add_argument("--game", type=game_option, choices=GAMES,
+                         help=f"only this game: {GAME_HELP} (default: every game with the number)")
         if filters:
-            sub.add_argument("--lang", choices=LANGUAGES, help="only this language")
+            sub.add_argument("--lang", type=lang_option, choices=LANGUAGES, help=f"only this language: {LANG_HELP}")
         sub.add_argument("--json", action="store_true", help="print JSON instead of text")
         sub.set_defaults(handler=handler)
         return sub
 
     show = rule_command("show", "print a rule's text (newest version of each game and language unless --version)",
                         run_show)
-    show.add_argument("--version", help="the version label, e.g. 1.38 or 2008-10-01")
-    rule_command("refs", "list the rule texts and glossary terms that cite a rule, by version", run_refs,
-                 filters=False)
+    show.add_argument("--version", help="the version label, e.g. 1.38 or 2008-10-01 (an unknown one lists the nearest)")
+    refs = rule_command("refs", "list the rule texts and glossary terms that cite a rule, newest version first",
+                        run_refs, filters=False)
+    refs.add_argument("--version", help="only citations in this version, e.g. 1.48 or 2024-11-08")
     rule_command("history", "every version and language of a rule, oldest first, with provenance and notices",
                  run_history)
     rule_command("analogue", "the rule's counterpart in the other game (Duel Masters <-> Magic), with evidence",
                  run_analogue, filters=False)
 
 
+def _read_rule(args: argparse.Namespace, knowledge) -> tuple:
+    """The rule and the game to ask about (the one game that has it, or every game when both do)."""
+    number = rule_argument(args.rule)
+    choice = choose_games(knowledge, number, args.game)
+    require_language(knowledge, number, choice.games, getattr(args, "lang", None))
+    return number, (choice.games[0] if len(choice.games) == 1 else None)
+
+
 def run_show(args: argparse.Namespace) -> int:
-    number = parse_rule(args.rule)
-    texts = answer(args, lambda knowledge: show(knowledge, number, args.game, args.lang, args.version))
+    def ask(knowledge):
+        number, game = _read_rule(args, knowledge)
+        if args.version is not None:
+            check_version(knowledge, args.version, (game,) if game else ("dm", "mtg"), args.lang)
+        texts = show(knowledge, number, game, args.lang, args.version)
+        return texts, pairing_notes(knowledge, args.corpus, texts)
+
+    texts, notes = answer(args, ask)
     if args.json:
+        for text in notes:
+            note(text)
         print(json.dumps([t.to_record() for t in texts], ensure_ascii=False, indent=2))
         return 0
-    for text in texts:
-        print(format_text(text))
+    print_text(args, "\n".join([*(f"! {n}" for n in notes), *(format_text(text) for text in texts)]))
     return 0
 
 
 def run_refs(args: argparse.Namespace) -> int:
-    number = parse_rule(args.rule)
-    found = answer(args, lambda knowledge: citations_of(knowledge, number, args.game))
+    def ask(knowledge):
+        number, game = _read_rule(args, knowledge)
+        if args.version is not None:
+            check_version(knowledge, args.version, (game,) if game else ("dm", "mtg"))
+        return number, citations_of(knowledge, number, game, args.version)
+
+    number, found = answer(args, ask)
     if args.json:
         print(json.dumps([c.__dict__ for c in found], ensure_ascii=False, indent=2))
         return 0
-    if not found:
-        print(f"{number}: cited by nothing in the corpus")
+    out = [] if found else [f"{number}: cited by nothing in the corpus" + (f" {args.version}" if args.version else "")]
     for c in found:
         flag = "" if c.resolution == "same-version" else f"  [{c.resolution}: {', '.join(c.resolved_in) or 'nowhere'}]"
-        print(f"{c.game} {c.lang} {c.version}: {c.source_kind} {c.number} ({c.document}) cites \"{c.raw}\"{flag}")
+        source = f"({c.document})" if c.document else "(glossary)"
+        out.append(f"{c.game} {c.lang} {c.version or 'every version'}: {c.source_kind} {c.number} {source} "
+                   f"cites \"{c.raw}\"{flag}")
+    print_text(args, "\n".join(out))
     return 0
 
 
 def run_history(args: argparse.Namespace) -> int:
-    number = parse_rule(args.rule)
-    texts, eras, documents, moves = answer(args, lambda knowledge: _history(knowledge, number, args))
+    def ask(knowledge):
+        number, game = _read_rule(args, knowledge)
+        texts = history(knowledge, number, game, args.lang)
+        games = sorted({t.game for t in texts})
+        documents = {g: documents_about(knowledge, number, g) for g in games}
+        moves = {g: renumbering_of(knowledge, number, g) for g in games}
+        return texts, era_starts(knowledge, texts), documents, moves
+
+    texts, eras, documents, moves = answer(args, ask)
     if args.json:
         records = [{**t.to_record(), "new_era": new_era} for t, new_era in zip(texts, eras, strict=True)]
         print(json.dumps({"texts": records, "documents": documents, "renumbering": moves},
                          ensure_ascii=False, indent=2))
         return 0
-    for text, new_era in zip(texts, eras, strict=True):
-        if new_era:
-            print(f"-- {text.number} is another rule from {text.version} on: the rule that held the number "
-                  f"before moved or was removed (see 'moved to' below)")
-        print(format_text(text))
+    out = []
+    for index, copies in same_text_once(texts):
+        text = texts[index]
+        if eras[index]:
+            out.append(f"-- {text.number} is another rule from {text.version} on: the rule that held the number "
+                       f"before moved or was removed (see 'moved to' below)")
+        out.append(format_text(text, copies))
     for game, rows in moves.items():
         for row in rows:
             other = row["new"] if row["direction"] == "moved to" else row["old"]
-            print(f"{game} {row['lang']}: {row['direction']} {other} in {row['to_version']} "
-                  f"(from {row['from_version']}; similarity {row['similarity']:.2f})")
+            out.append(f"{game} {row['lang']}: {row['direction']} {other} in {row['to_version']} "
+                       f"(from {row['from_version']}; similarity {row['similarity']:.2f})")
     for game, docs in documents.items():
         for doc in docs:
             marks = f" {', '.join(doc['marks'])}" if doc["marks"] else ""
-            print(f"{game}: {doc['kind'].replace('_', ' ')} {doc['document']}{marks}")
+            out.append(f"{game}: {doc['kind'].replace('_', ' ')} {doc['document']}{marks}")
+    print_text(args, "\n".join(out))
     return 0
 
 
-def _history(knowledge, number, args: argparse.Namespace) -> tuple[list, list, dict, dict]:
-    texts = history(knowledge, number, args.game, args.lang)
-    games = sorted({t.game for t in texts})
-    documents = {g: documents_about(knowledge, number, g) for g in games}
-    moves = {g: renumbering_of(knowledge, number, g) for g in games}
-    return texts, era_starts(knowledge, texts), documents, moves
-
-
 def run_analogue(args: argparse.Namespace) -> int:
-    number = parse_rule(args.rule)
-    found = answer(args, lambda knowledge: analogues_of(knowledge, number, args.game))
+    def ask(knowledge):
+        number, game = _read_rule(args, knowledge)
+        return number, analogues_of(knowledge, number, game)
+
+    number, found = answer(args, ask)
     if args.json:
         print(json.dumps(found, ensure_ascii=False, indent=2))
         return 0
-    if not found:
-        print(f"{number}: no analogue recorded in corpus/analogues.toml")
-    for row in found:
-        print(f"{row['game']} {row['number']} ~ {row['analogue_game']} {row['analogue']} "
-              f"(Magic {', '.join(row['mtg_versions'])}): {row['evidence']}")
+    out = [] if found else [f"{number}: no analogue recorded in corpus/analogues.toml"]
+    out.extend(f"{row['game']} {row['number']} ~ {row['analogue_game']} {row['analogue']} "
+               f"(Magic {', '.join(row['mtg_versions'])}): {row['evidence']}" for row in found)
+    print_text(args, "\n".join(out))
     return 0

@@ -350,7 +350,7 @@ def _match_moves(alignment: Alignment, old: dict, new: dict, left: set, right: s
             continue
         for candidate in vectors.candidates(number, pool):
             similarity = vectors.similarity(number, candidate)
-            if similarity >= MOVE_THRESHOLD:
+            if similarity >= MOVE_THRESHOLD and not _heading_changes_depth(old[number], new[candidate]):
                 scored.append((-similarity, number.sort_key(), candidate.sort_key(), number, candidate))
     scored.sort(key=lambda row: row[:3])
     for negative, _, _, number, candidate in scored:
@@ -359,6 +359,17 @@ def _match_moves(alignment: Alignment, old: dict, new: dict, left: set, right: s
             right.discard(candidate)
             alignment.pairs.append(Pair(_placement(old[number], new[candidate]),
                                         old[number], new[candidate], -negative))
+
+
+HEADING_LENGTH = 24  # characters: "General", "Combat Damage Step", 呪文能力
+
+
+def _heading_changes_depth(old: RuleText, new: RuleText) -> bool:
+    """A heading-like text ("General") equals many others; it moves only at its own depth.
+
+    Without this, 2008's 212.1 "General" (card types) became 2009's 500 "General" (turn structure).
+    """
+    return old.number.depth != new.number.depth and len(comparable_text(old)) <= HEADING_LENGTH
 
 
 def _children_followed(old_section: RuleNumber, new_section: RuleNumber, alignment: Alignment) -> bool:

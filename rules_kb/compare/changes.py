@@ -1,9 +1,12 @@
 """What changed between two versions: alignment rows with token diffs and a class each.
 
 A row's kind (the vocabulary of ``compare.kinds``) is ``unchanged``, ``editorial`` (spelling
-only: Sudachi normalised forms equal, typo fixes, hyphenation), ``substantive``, ``moved``
-(renumbered; with its own text class), ``split``, ``added`` or ``removed``.
-Examples are compared too: an example changed is a change.
+only: Sudachi normalised forms equal, typo fixes, hyphenation), ``renumbered-reference`` (every
+change of substance is a rule number inside a cross-reference, "See rule 116" -> "See rule 117":
+the rule cited was renumbered, the rule citing it says the same), ``substantive``, ``moved``
+(renumbered; with its own text class), ``split``, ``added`` or ``removed``. Examples are compared
+too: an example changed, added or dropped is a change, and the row names it (a substantive row
+whose text is unchanged must say why).
 """
 
 from __future__ import annotations
@@ -12,10 +15,11 @@ from dataclasses import dataclass, field
 
 from rules_kb.compare.align import Alignment, Pair, Scope, align_versions
 from rules_kb.compare.diff import TokenDiff, diff_tokens
-from rules_kb.compare.kinds import IN_PLACE, ROW_KINDS, count_kinds
+from rules_kb.compare.kinds import IN_PLACE, ROW_KINDS, SUBSTANTIVE_KINDS, count_kinds
 from rules_kb.compare.similarity import comparable_text
 from rules_kb.ingest.curated import ForcedMatch
 from rules_kb.kb.catalog import Catalog
+from rules_kb.refs import find_references
 
 
 @dataclass
@@ -24,19 +28,30 @@ class RowChange:
     diff: TokenDiff | None
     example_diffs: list[TokenDiff] = field(default_factory=list)
     compared_prefix: bool = False  # one side is cut off in its source: only the common part was compared
+    examples_removed: list[str] = field(default_factory=list)  # old examples with no counterpart in the new text
+    examples_added: list[str] = field(default_factory=list)
+    game: str | None = None  # for the reference grammar's range expansion
 
     @property
     def text_class(self) -> str:
-        """unchanged / editorial / substantive for the text and examples together."""
+        """unchanged / editorial / renumbered-reference / substantive for the text and examples together."""
         diffs = [d for d in [self.diff, *self.example_diffs] if d is not None]
-        classes = {d.classification for d in diffs}
-        if self.pair.old is not None and self.pair.new is not None and not self.compared_prefix and \
-                len(self.pair.old.examples) != len(self.pair.new.examples):
+        if self.examples_removed or self.examples_added:
             return "substantive"
-        for level in ("substantive", "editorial"):
-            if level in classes:
-                return level
+        classes = {d.classification for d in diffs}
+        if "substantive" in classes:
+            substantive = [d for d in diffs if d.classification == "substantive"]
+            if all(only_references_renumbered(d, self.game) for d in substantive):
+                return "renumbered-reference"
+            return "substantive"
+        if "editorial" in classes:
+            return "editorial"
         return "unchanged"
+
+    @property
+    def substantive(self) -> bool:
+        """Whether the row changes what the rules say (a move with unchanged text does not)."""
+        return self.kind in SUBSTANTIVE_KINDS or (self.kind == "moved" and self.text_class == "substantive")
 
     @property
     def kind(self) -> str:
@@ -57,13 +72,37 @@ def compare_versions(catalog: Catalog, game: str, lang: str, old: str, new: str,
                      forced: list[ForcedMatch] = (), within: Scope | None = None) -> Comparison:
     """Align two versions and diff every paired rule, token by token."""
     alignment = align_versions(catalog, game, lang, old, new, forced, within)
-    rows = [_diff_pair(pair, lang) for pair in alignment.pairs]
+    rows = [_diff_pair(pair, lang, game) for pair in alignment.pairs]
     return Comparison(alignment, rows)
 
 
-def _diff_pair(pair: Pair, lang: str) -> RowChange:
+def only_references_renumbered(diff: TokenDiff, game: str | None = None) -> bool:
+    """Whether every change of substance in ``diff`` is a number inside a rule reference on both sides.
+
+    "See rule 116.3" -> "See rule 117.3": the cited rule was renumbered and the citing rule
+    says the same. A changed number outside a reference ("1 damage" -> "2 damage") is not this.
+    """
+    substantive = diff.substantive_changes
+    if not substantive:
+        return False
+    old_refs = [(r.start, r.end) for r in find_references(diff.old_text(), game=game)]
+    new_refs = [(r.start, r.end) for r in find_references(diff.new_text(), game=game)]
+    in_references: list[tuple[str, str]] = []
+    old_at = new_at = 0
+    for op in diff.ops:
+        if op.tag != "equal":
+            inside_old = any(s <= old_at and old_at + len(op.old) <= e for s, e in old_refs)
+            inside_new = any(s <= new_at and new_at + len(op.new) <= e for s, e in new_refs)
+            if op.old and op.new and inside_old and inside_new:
+                in_references.append((op.old, op.new))
+        old_at += len(op.old)
+        new_at += len(op.new)
+    return all(any(old in o and new in n for o, n in in_references) for old, new in substantive)
+
+
+def _diff_pair(pair: Pair, lang: str, game: str | None = None) -> RowChange:
     if pair.old is None or pair.new is None:
-        return RowChange(pair, None)
+        return RowChange(pair, None, game=game)
     old, new = comparable_text(pair.old), comparable_text(pair.new)
     cut = pair.old.truncated or pair.new.truncated
     if cut:
@@ -71,8 +110,11 @@ def _diff_pair(pair: Pair, lang: str) -> RowChange:
     text_diff = diff_tokens(old, new, lang)
     examples = [] if cut else [
         diff_tokens(a.text, b.text, lang) for a, b in zip(pair.old.examples, pair.new.examples, strict=False)]
-    row = RowChange(pair, text_diff, examples, compared_prefix=cut)
-    return row
+    shared = min(len(pair.old.examples), len(pair.new.examples))
+    removed = [] if cut else [e.text for e in pair.old.examples[shared:]]
+    added = [] if cut else [e.text for e in pair.new.examples[shared:]]
+    return RowChange(pair, text_diff, examples, compared_prefix=cut, examples_removed=removed,
+                     examples_added=added, game=game)
 
 
 def _common_extent(old: str, new: str, lang: str, *, old_is_cut: bool, new_is_cut: bool) -> tuple[str, str]:

@@ -2,9 +2,10 @@
 
 Alignment decides where each rule went, its *placement*: ``in-place`` (same number), or
 ``moved`` (renumbered), ``split``, ``added``, ``removed``. The token diff then classes what
-happened to a text, its *text class*: ``unchanged``, ``editorial``, ``substantive``. A
-comparison row's kind is the text class of a rule that stayed in place and the placement of
-any other; those seven words, in this order, are the counts every command prints.
+happened to a text, its *text class*: ``unchanged``, ``editorial``, ``renumbered-reference``
+(only the number inside a cross-reference changed, because the rule cited was renumbered),
+``substantive``. A comparison row's kind is the text class of a rule that stayed in place and
+the placement of any other; those eight words, in this order, are the counts every command prints.
 """
 
 from __future__ import annotations
@@ -18,10 +19,13 @@ PLACEMENTS = (IN_PLACE, MOVED, SPLIT, ADDED, REMOVED)
 
 UNCHANGED = "unchanged"
 EDITORIAL = "editorial"
+RENUMBERED_REFERENCE = "renumbered-reference"
 SUBSTANTIVE = "substantive"
-TEXT_CLASSES = (UNCHANGED, EDITORIAL, SUBSTANTIVE)
+TEXT_CLASSES = (UNCHANGED, EDITORIAL, RENUMBERED_REFERENCE, SUBSTANTIVE)
 
 ROW_KINDS = (*TEXT_CLASSES, MOVED, SPLIT, ADDED, REMOVED)
+# Rows that change what the rules say (a move does when its text changed substantively).
+SUBSTANTIVE_KINDS = (SUBSTANTIVE, SPLIT, ADDED, REMOVED)
 
 
 def count_kinds(kinds, vocabulary: tuple[str, ...]) -> dict[str, int]:

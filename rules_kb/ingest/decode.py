@@ -149,7 +149,9 @@ def _describe_nul(data: bytes) -> tuple[str, int]:
     head = data[:256]
     odd_nuls = head[1::2].count(0)
     even_nuls = head[0::2].count(0)
-    if max(odd_nuls, even_nuls) >= len(head) // 4:
+    # UTF-16 text without its BOM has NULs in one byte of each pair only; a binary (an ELF
+    # executable, an image) has them in both.
+    if max(odd_nuls, even_nuls) >= len(head) // 4 and min(odd_nuls, even_nuls) <= max(odd_nuls, even_nuls) // 8:
         order = "LE" if odd_nuls > even_nuls else "BE"
         return (
             f"corrupt UTF-16 {order}: the byte-order mark is missing or replaced "

@@ -35,6 +35,9 @@ class VersionInfo:
         return (self.date or "9999-99-99", 1, _natural(self.label))
 
 
+_VERSION_NUMBER = re.compile(r"\d+(?:\.\d+)+")
+
+
 def _natural(label: str) -> tuple:
     return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", label))
 
@@ -50,6 +53,10 @@ class Catalog:
     def version_labels(self, game: str, lang: str) -> list[str]:
         """Labels of one game and language, oldest first."""
         infos = [v for (g, lg, _), v in self.versions.items() if g == game and lg == lang]
+        if infos and all(_VERSION_NUMBER.fullmatch(v.label) for v in infos):
+            # A translation numbered release by release orders by its numbers: the dates printed in
+            # it can be wrong (1.13 says March 16th, 2018, three months before 1.8) or missing (1.2.2).
+            return [v.label for v in sorted(infos, key=lambda v: _natural(v.label))]
         return [v.label for v in sorted(infos, key=VersionInfo.sort_key)]
 
     def rules_in(self, game: str, lang: str, label: str) -> dict[RuleNumber, list[RuleText]]:

@@ -6,10 +6,11 @@ Formatting only: every fact comes from ``changes`` and ``story``.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from rules_kb.model import RuleText, span_extent
+from rules_kb.render.terminal import LEGEND
 
 if TYPE_CHECKING:  # type names only: show/history must not import the comparison stages
     from rules_kb.ask.story import Story
@@ -60,9 +61,14 @@ def comparison_record(comparison: Comparison) -> dict:
     }
 
 
-def comparison_text(comparison: Comparison, color: bool, show_unchanged: bool = False) -> str:
+def comparison_text(comparison: Comparison, show_unchanged: bool = False, substantive_only: bool = False,
+                    legend: bool = True) -> str:
+    """A comparison for reading: counts, what is unknown, then one entry per changed row.
+
+    ``substantive_only`` keeps the rows that change what the rules say (see ``RowChange.substantive``).
+    """
     a = comparison.alignment
-    counts = ", ".join(f"{n} {k}" for k, n in comparison.counts().items())
+    counts = ", ".join(f"{n} {k}" for k, n in comparison.counts().items() if n or k != "renumbered-reference")
     lines = [f"{a.game} {a.lang} {a.old_version} -> {a.new_version}: {counts}"]
     if a.unknown_old:
         lines.append(f"  only in {a.old_version} ({a.new_version} is partial, so unknown there): "
@@ -71,14 +77,18 @@ def comparison_text(comparison: Comparison, color: bool, show_unchanged: bool = 
         lines.append(f"  only in {a.new_version} ({a.old_version} is partial, so unknown there): "
                      f"{', '.join(map(str, a.unknown_new))}")
     lines.extend(f"  note: {note}" for note in a.notes)
-    for row in comparison.rows:
-        if row.kind == "unchanged" and not show_unchanged:
-            continue
-        lines.append(_row_text(row, color))
+    shown = [row for row in comparison.rows
+             if (show_unchanged or row.kind != "unchanged") and (row.substantive or not substantive_only)]
+    if substantive_only:
+        lines.append(f"  showing the {len(shown)} substantive rows (substantive, split, added, removed, "
+                     f"moved with substantive edits)")
+    if legend and any(row.diff is not None and row.kind != "unchanged" for row in shown):
+        lines.append(f"  {LEGEND}")
+    lines.extend(_row_text(row) for row in shown)
     return "\n".join(lines)
 
 
-def _row_text(row: RowChange, color: bool) -> str:
+def _row_text(row: RowChange) -> str:
     from rules_kb.compare.diff import render_terminal  # not on show/history's path
 
     pair = row.pair
@@ -97,12 +107,15 @@ def _row_text(row: RowChange, color: bool) -> str:
         head += " [one side is cut off in its source: compared on the common part]"
     lines = [head]
     if row.diff is not None:
-        lines.append(f"    {render_terminal(row.diff, color)}")
+        lines.append(f"    {render_terminal(row.diff, False)}")
         for old, new, reason in row.diff.editorial_changes:
             lines.append(f"    editorial ({reason}): {old!r} -> {new!r}")
+        label = example_label(pair.new.lang)
         for diff in row.example_diffs:
             if diff.classification != "unchanged":
-                lines.append(f"    example ({diff.classification}): {render_terminal(diff, color)}")
+                lines.append(f"    example ({diff.classification}): {label}{render_terminal(diff, False)}")
+        lines.extend(f"    example removed: [-{label}{text}-]" for text in row.examples_removed)
+        lines.extend(f"    example added: {{+{label}{text}+}}" for text in row.examples_added)
     else:
         text = (pair.new or pair.old)
         lines.append(f"    {text.title or ''}{' ' if text.title and text.text else ''}{text.text}")
@@ -125,12 +138,12 @@ def story_record(story: Story) -> dict:
     }
 
 
-def story_text(story: Story, color: bool) -> str:
-    out = [f"== {story.game} {story.number}: what changed and what it means"]
+def story_text(story: Story) -> str:
+    out = [f"== {story.game} {story.number}: what changed and what it means", LEGEND]
     for lang, chain in story.chains.items():
         if chain:
             out.append(f"\n-- {lang}: version by version")
-            out.extend(comparison_text(c, color) for c in chain)
+            out.extend(comparison_text(c, legend=False) for c in chain)
     if story.notices:
         out.append("\n-- change notices")
         out.extend(f"  {n['date']} {n['document']}: {', '.join(n['rules'])}" for n in story.notices)
@@ -151,17 +164,66 @@ def story_text(story: Story, color: bool) -> str:
     return "\n".join(out)
 
 
-def format_text(text: RuleText) -> str:
+EXAMPLE_LABELS = {"ja": "例：", "en": "Example: "}
+
+
+def example_label(lang: str) -> str:
+    """The label printed before an example; the model holds example texts without one."""
+    return EXAMPLE_LABELS.get(lang, "Example: ")
+
+
+def indented(text: str, indent: str = "  ") -> str:
+    """Every line of a multi-paragraph text indented, so a second paragraph does not start at column 0."""
+    return "\n".join(indent + line if line else line for line in text.split("\n"))
+
+
+def format_text(text: RuleText, copies: Sequence[RuleText] = ()) -> str:
+    """A rule text for reading; ``copies`` are other documents holding the very same text of that version."""
     head = f"{text.game} {text.lang} {text.version}" + (f" ({text.date})" if text.date else "")
-    lines = [f"{text.number}  [{head}; {text.document}:{text.spans[0][0]}]"]
+    where = ", ".join(f"{t.document}:{t.spans[0][0]}" for t in (text, *copies))
+    lines = [f"{text.number}  [{head}; {where}]"]
     if text.title:
-        lines.append(f"  {text.title}")
+        lines.append(indented(text.title))
     if text.text:
-        lines.append(f"  {text.text}")
-    lines.extend(f"  Example: {example.text}" for example in text.examples)
+        lines.append(indented(text.text))
+    lines.extend(indented(example_label(text.lang) + example.text) for example in text.examples)
     if text.truncated:
         lines.append("  (truncated in the source)")
     return "\n".join(lines)
+
+
+def same_text_once(texts: Sequence[RuleText]) -> list[tuple[int, list[RuleText]]]:
+    """Indexes of the texts to show, each with the other texts that are copies of it.
+
+    Two documents of one version often hold the same text (the seed and the Fandom page of
+    English 1.38, the latter cut off in its excerpt); a history shows the whole text once and
+    names every source. A cut-off copy is a copy when its text starts the whole one.
+    """
+    shown: list[int] = []
+    copies: list[list[RuleText]] = []
+    for index, text in enumerate(texts):
+        for slot, held_index in enumerate(shown):
+            held = texts[held_index]
+            if _copies(held, text):
+                if held.truncated and not text.truncated:  # show the whole text, name the excerpt
+                    shown[slot] = index
+                    copies[slot].append(held)
+                else:
+                    copies[slot].append(text)
+                break
+        else:
+            shown.append(index)
+            copies.append([])
+    return list(zip(shown, copies, strict=True))
+
+
+def _copies(a: RuleText, b: RuleText) -> bool:
+    if (a.game, a.lang, a.version, a.number, a.title) != (b.game, b.lang, b.version, b.number, b.title):
+        return False
+    if not a.truncated and not b.truncated:
+        return a.text == b.text and [e.text for e in a.examples] == [e.text for e in b.examples]
+    cut, whole = (a, b) if a.truncated else (b, a)
+    return bool(cut.text) and whole.text.startswith(cut.text.rstrip().rsplit(" ", 1)[0])
 
 
 def summarise(item: Ingested) -> str:

@@ -122,6 +122,9 @@ class BodyReader:
         title = None
         if number.depth == 0:
             title, text = text, ""
+        elif "\n" in text and _is_title(head := text.split("\n", 1)[0]):
+            # 101.1. カードの効果はルールに勝つ / its text on the next line: a title, not the text's start.
+            title, text = head, text.split("\n", 1)[1]
         written = token.raw if token.raw != f"{number}" + ("" if number.depth == 2 else ".") else None
         return RuleText(
             game=self.parsed.meta.game,
@@ -183,3 +186,13 @@ _ISSUE_DECISIONS = {
     "missing-section-heading": "kept as {number}",
     "section-outside-chapter": "kept as {number}",
 }
+
+
+def _is_title(line: str) -> bool:
+    """A rule's own first line that is a short heading: no sentence end, a paragraph break after it."""
+    stripped = line.strip()
+    return 0 < len(stripped) <= _TITLE_MAX and not stripped.endswith(_TITLE_NOT_ENDS)
+
+
+_TITLE_MAX = 60
+_TITLE_NOT_ENDS = ("。", "）", ")", "」", "：", ":", "、")

@@ -297,7 +297,8 @@ def _add_example(builder: _Builder | None, line: Line, release: Release, tally: 
     if builder is None:
         _orphan(line, parsed, "an example before any rule")
         return
-    example = Example(line.stripped, [line.span()])
+    # The span covers the ``Example:`` label; the text does not (printers add their own label).
+    example = Example(line.text[_EXAMPLE.match(line.text).end():].strip(), [line.span()])
     builder.rule.examples.append(example)
     builder.finish_example()
     builder.example = example
