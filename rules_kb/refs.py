@@ -77,8 +77,8 @@ class Reference:
     end: int
     numbers: tuple[RuleNumber, ...]
     raw: str
-    items: tuple[tuple[int, int, RuleNumber], ...] = field(default=(), compare=False)
-    """Each item's span (a number or a range) and its first number; the first starts at ``start``."""
+    items: tuple[tuple[int, int, tuple[RuleNumber, ...]], ...] = field(default=(), compare=False)
+    """Each item's span (a number or a range) and its numbers; the first item starts at ``start``."""
 
 
 def find_references(text: str, *, game: str | None = None) -> list[Reference]:
@@ -124,13 +124,13 @@ def _read_candidate(text: str, candidate: re.Match[str], skip_letters: str) -> R
 
 def _read_expression(
     text: str, position: int, keyword_led: bool, skip_letters: str
-) -> tuple[int, tuple[RuleNumber, ...], list[tuple[int, int, RuleNumber]]] | None:
+) -> tuple[int, tuple[RuleNumber, ...], list[tuple[int, int, tuple[RuleNumber, ...]]]] | None:
     """Read ``item (join [keyword] item)*``; sections alone are items only under a keyword."""
     first = _read_item(text, position, keyword_led, skip_letters)
     if first is None:
         return None
     end, numbers = first
-    items = [(position, end, numbers[0])]
+    items = [(position, end, tuple(numbers))]
     while (join := _JOIN.match(text, end)) is not None:
         item_at = join.end()
         keyword = _JOIN_KEYWORD.match(text, item_at)
@@ -139,7 +139,7 @@ def _read_expression(
         item = _read_item(text, item_at, keyword_led or keyword is not None, skip_letters)
         if item is None:
             break
-        items.append((join.end(), item[0], item[1][0]))
+        items.append((join.end(), item[0], tuple(item[1])))
         end, more = item
         numbers += more
     return end, tuple(dict.fromkeys(numbers)), items
@@ -236,7 +236,7 @@ class NoteReference:
     end: int
     numbers: tuple[RuleNumber, ...]
     raw: str
-    items: tuple[tuple[int, int, RuleNumber], ...]
+    items: tuple[tuple[int, int, tuple[RuleNumber, ...]], ...]
     game: str | None  # from the tag; None when the note does not say
     version: str | None  # from the suffix, width folded
 
@@ -269,5 +269,5 @@ def _expanded_for(text: str, reference: Reference, game: str) -> Reference:
     if len(again) != 1 or again[0].raw != reference.raw:
         return reference
     shift = reference.start
-    items = tuple((start + shift, end + shift, number) for start, end, number in again[0].items)
+    items = tuple((start + shift, end + shift, numbers) for start, end, numbers in again[0].items)
     return Reference(reference.start, reference.end, again[0].numbers, reference.raw, items)

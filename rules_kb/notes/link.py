@@ -45,11 +45,7 @@ def line_and_column(text: str, offset: int) -> tuple[int, int]:
 
 def find_in(text: str, fmt: str, options: LinkOptions) -> list[NoteReference]:
     """References outside the format's protected parts (HTML text nodes use ``"html"``)."""
-    masked = mask_protected(text, fmt)
-    found = find_note_references(masked, game=options.game)
-    if fmt == "text":
-        found = [ref for ref in found if not any(_FOOTNOTE_MARK.match(masked, end) for _, end, _ in ref.items)]
-    return found
+    return find_note_references(mask_protected(text, fmt), game=options.game)
 
 
 def link_note(text: str, fmt: str, options: LinkOptions, index: NoteIndex) -> LinkedNote:
@@ -66,18 +62,19 @@ def link_note(text: str, fmt: str, options: LinkOptions, index: NoteIndex) -> Li
     first_footnote = max((int(m["footnote"]) for m in _FOOTNOTE_LINE.finditer(text)), default=0) + 1
     position = links = 0
     for reference in find_in(text, fmt, options):
-        resolution = resolve(reference, options, index)
-        if resolution.problem is not None:
-            problems.append(Problem(reference.start, reference.raw, resolution.problem))
-            continue
-        for (start, end, _), url in zip(reference.items, resolution.urls, strict=True):
-            pieces.append(text[position:start])
+        for item in resolve(reference, options, index):
+            if fmt == "text" and _FOOTNOTE_MARK.match(text, item.end):
+                continue  # linked by an earlier run
+            if item.problem is not None:
+                problems.append(Problem(item.start, text[item.start : item.end], item.problem))
+                continue
+            pieces.append(text[position : item.start])
             if fmt == "md":
-                pieces.append(f"[{text[start:end]}]({url})")
+                pieces.append(f"[{text[item.start : item.end]}]({item.url})")
             else:
-                number = footnotes.setdefault(url, first_footnote + len(footnotes))
-                pieces.append(f"{text[start:end]}[{number}]")
-            position = end
+                number = footnotes.setdefault(item.url, first_footnote + len(footnotes))
+                pieces.append(f"{text[item.start : item.end]}[{number}]")
+            position = item.end
             links += 1
     pieces.append(text[position:])
     linked = "".join(pieces)

@@ -20,6 +20,7 @@ from rules_kb.notes.resolve import LinkOptions, resolve
 
 # Text under these is left alone: links, code, and elements whose text is not markup.
 SKIPPED = frozenset({"a", "code", "pre", "kbd", "samp", "script", "style", "textarea", "title", "template"})
+UNLOCATED = "cannot be located in the HTML source (written with character references?); position unknown"
 MARK_START, MARK_END, MARK_ZERO = "\ue000", "\ue001", 0xE010  # digits are U+E010..U+E019
 
 
@@ -86,15 +87,14 @@ def link_html(source: str, options: LinkOptions, index: NoteIndex) -> LinkedNote
             at = next((places[n] for n in markers.get(reference.start, [])
                        if source.startswith(reference.raw, places[n])), None)
             if at is None:
-                problems.append(Problem(0, reference.raw, "cannot be located in the HTML source"))
+                problems.append(Problem(0, reference.raw, UNLOCATED))
                 continue
-            resolution = resolve(reference, options, index)
-            if resolution.problem is not None:
-                problems.append(Problem(at, reference.raw, resolution.problem))
-                continue
-            for (start, end, _), url in zip(reference.items, resolution.urls, strict=True):
-                shift = at - reference.start
-                splices.append((start + shift, end + shift, url))
+            shift = at - reference.start
+            for item in resolve(reference, options, index):
+                if item.problem is not None:
+                    problems.append(Problem(item.start + shift, clean[item.start : item.end], item.problem))
+                else:
+                    splices.append((item.start + shift, item.end + shift, item.url))
     pieces = []
     previous = 0
     for start, end, url in sorted(splices):

@@ -24,43 +24,51 @@ class LinkOptions:
 
 
 @dataclass(frozen=True)
-class Resolution:
-    """Either one URL per item of the reference, or the problem that leaves it unlinked."""
+class ItemLink:
+    """One item of a reference (a number or a range, ``rules`` and tags included): URL or problem."""
 
-    urls: tuple[str, ...] = ()
+    start: int
+    end: int
+    url: str | None
     problem: str | None = None
 
 
-def resolve(reference: NoteReference, options: LinkOptions, index: NoteIndex) -> Resolution:
-    """Decide the game, check every number exists, then form one URL per item."""
+def resolve(reference: NoteReference, options: LinkOptions, index: NoteIndex) -> list[ItemLink]:
+    """Decide the game for the whole reference, then a URL or a problem for each item.
+
+    A range is linked only when every number in it exists; items of a list stand alone.
+    """
     game = reference.game or options.game
     wanted = [str(number) for number in reference.numbers]
     if game is None:
         game, problem = _guess_game(reference, wanted, index)
         if problem is not None:
-            return Resolution(problem=problem)
+            return [ItemLink(reference.start, reference.end, None, problem)]
     if game not in index.numbers:
-        return Resolution(problem=f"no {GAME_NAMES[game]} rules in the corpus")
-    missing = [number for number in wanted if number not in index.numbers[game]]
+        return [ItemLink(reference.start, reference.end, None, f"no {GAME_NAMES[game]} rules in the corpus")]
+    return [_resolve_item(start, end, numbers, game, reference.version, options, index)
+            for start, end, numbers in reference.items]
+
+
+def _resolve_item(start: int, end: int, numbers: tuple[RuleNumber, ...], game: str, version: str | None,
+                  options: LinkOptions, index: NoteIndex) -> ItemLink:
+    missing = [str(number) for number in numbers if str(number) not in index.numbers[game]]
     if missing:
-        return Resolution(problem=f"no rule {', '.join(missing)} in {GAME_NAMES[game]}")
-    version = reference.version or options.pin
-    chosen: dict[RuleNumber, NoteVersion | None] = {}
-    for number in reference.numbers:
+        return ItemLink(start, end, None, f"no rule {', '.join(missing)} in {GAME_NAMES[game]}")
+    version = version or options.pin
+    chosen: NoteVersion | None = None
+    for number in numbers:
         if version is not None:
-            chosen[number], problem = _pinned(index, game, version, number)
+            found, problem = _pinned(index, game, version, number)
         elif options.as_of is not None:
-            chosen[number], problem = _in_force(index, game, options.as_of, number)
+            found, problem = _in_force(index, game, options.as_of, number)
         else:
-            chosen[number], problem = None, None
+            found, problem = None, None
         if problem is not None:
-            return Resolution(problem=problem)
-    rule_template = index.data["games"][game]["rule_page"]
-    urls = []
-    for _, _, first in reference.items:
-        pinned = chosen[first]
-        urls.append(options.base_url.rstrip("/") + fill(pinned.pinned if pinned else rule_template, first))
-    return Resolution(urls=tuple(urls))
+            return ItemLink(start, end, None, problem)
+        chosen = chosen or found
+    template = chosen.pinned if chosen is not None else index.data["games"][game]["rule_page"]
+    return ItemLink(start, end, options.base_url.rstrip("/") + fill(template, numbers[0]))
 
 
 def _guess_game(reference: NoteReference, wanted: list[str], index: NoteIndex) -> tuple[str | None, str | None]:
