@@ -65,8 +65,10 @@ _CANDIDATE = re.compile(
     rf"|(?<![0-9０-９.．,，A-Za-zＡ-Ｚａ-ｚ_$¥￥€£/#+±\-−])(?P<bare>{_D}{{3}}{_DOT}{_D}))"
 )
 _VERSION_BEFORE = re.compile(r"(?:^|[^A-Za-z])(?ai:version|ver|v)\.?[ \t]*$|バージョン[ \t]*$")
+_VERSION_BEFORE_WINDOW = 12
 _MAX_EXPANSION = 100
 _GAMES = (None, "mtg", "dm")
+_SKIP_LETTERS = {None: "lo", "mtg": "lo", "dm": ""}  # letters a range skips unless it names them
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,7 @@ def find_references(text: str, *, game: str | None = None) -> list[Reference]:
     """
     if game not in _GAMES:
         raise ValueError(f"unknown game {game!r}; expected one of {_GAMES}")
-    skip_letters = "" if game == "dm" else "lo"
+    skip_letters = _SKIP_LETTERS[game]
     references: list[Reference] = []
     position = 0
     while (candidate := _CANDIDATE.search(text, position)) is not None:
@@ -112,7 +114,7 @@ def _read_candidate(text: str, candidate: re.Match[str], skip_letters: str) -> R
     else:
         start = numbers_at = candidate.start()
         keyword_led = False
-        if _VERSION_BEFORE.search(text, max(0, start - 12), start):
+        if _VERSION_BEFORE.search(text, max(0, start - _VERSION_BEFORE_WINDOW), start):
             return None
     parsed = _read_expression(text, numbers_at, keyword_led, skip_letters)
     if parsed is None:
@@ -271,3 +273,27 @@ def _expanded_for(text: str, reference: Reference, game: str) -> Reference:
     shift = reference.start
     items = tuple((start + shift, end + shift, numbers) for start, end, numbers in again[0].items)
     return Reference(reference.start, reference.end, again[0].numbers, reference.raw, items)
+
+
+# The grammar as data, for the site's link page: ``notes.assets`` serialises these patterns
+# (translated to JavaScript syntax) and tables, so the browser never has a hand-written copy.
+GRAMMAR = {
+    "candidate": _CANDIDATE,
+    "number": _NUMBER,
+    "range_number": _RANGE_NUMBER,
+    "range_rule": _RANGE_RULE,
+    "range_letter": _RANGE_LETTER,
+    "range_section": _RANGE_SECTION,
+    "join": _JOIN,
+    "join_keyword": _JOIN_KEYWORD,
+    "version_before": _VERSION_BEFORE,
+    "game_tag": _GAME_TAG,
+    "version_suffix": _VERSION_SUFFIX,
+}
+TABLES = {
+    "max_expansion": _MAX_EXPANSION,
+    "version_before_window": _VERSION_BEFORE_WINDOW,
+    "tag_window": _TAG_WINDOW,
+    "game_tags": GAME_TAGS,
+    "skip_letters": {"": _SKIP_LETTERS[None], "mtg": _SKIP_LETTERS["mtg"], "dm": _SKIP_LETTERS["dm"]},
+}

@@ -18,7 +18,7 @@ from rules_kb.refs import NoteReference, find_note_references
 
 FORMATS = ("md", "html", "text")
 _FOOTNOTE_MARK = re.compile(FOOTNOTE_MARK)
-_FOOTNOTE_LINE = re.compile(r"^\[(?P<footnote>[0-9]+)\]:", re.M)
+FOOTNOTE_LINE = re.compile(r"^\[(?P<footnote>[0-9]+)\]:", re.M)
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ def link_note(text: str, fmt: str, options: LinkOptions, index: NoteIndex) -> Li
     pieces: list[str] = []
     problems: list[Problem] = []
     footnotes: dict[str, int] = {}
-    first_footnote = max((int(m["footnote"]) for m in _FOOTNOTE_LINE.finditer(text)), default=0) + 1
+    first_footnote = max((int(m["footnote"]) for m in FOOTNOTE_LINE.finditer(text)), default=0) + 1
     position = links = 0
     for reference in find_in(text, fmt, options):
         for item in resolve(reference, options, index):
