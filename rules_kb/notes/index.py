@@ -30,13 +30,14 @@ def note_index(knowledge: Knowledge) -> dict:
     for game in sorted({key[0] for key in catalog.texts}):
         numbers = [str(number) for number in catalog.numbers_of(game)]
         games[game] = {"numbers": numbers, "rule_page": _template(rule_page(game, _PROBE))}
+    positions = {game: {number: i for i, number in enumerate(row["numbers"])} for game, row in games.items()}
     versions = []
     infos = sorted(catalog.versions.values(), key=lambda v: (v.game, LANGUAGES[v.game].index(v.lang), v.sort_key()))
     for info in infos:
         rules = catalog.rules_in(info.game, info.lang, info.label)
         if not rules:
             continue
-        position = {number: index for index, number in enumerate(games[info.game]["numbers"])}
+        position = positions[info.game]
         versions.append({
             "game": info.game,
             "lang": info.lang,
