@@ -76,3 +76,18 @@ def test_translation_to_javascript_syntax() -> None:
         except ValueError:
             continue
         raise AssertionError(f"{unsupported!r} was translated")
+
+
+def test_note_index_is_cached_as_json(cli, cache_dir) -> None:
+    import json
+
+    from conftest import CORPUS
+
+    from rules_kb.ask.knowledge import cache_key
+    from rules_kb.notes.index import cached_note_index
+
+    cli("link", "--check", str(NOTES / "en-tags.md"))
+    path = cache_dir / f"note-index-{cache_key(CORPUS)}.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data == cached_note_index(CORPUS, cache_dir)
+    assert "507.2a" in data["games"]["dm"]["numbers"]

@@ -6,9 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from rules_kb.cli.common import open_knowledge
+from rules_kb.cli import common
 from rules_kb.errors import SourceError
-from rules_kb.notes.index import NoteIndex, note_index
+from rules_kb.notes.index import NoteIndex, cached_note_index
 from rules_kb.notes.link import FORMATS, line_and_column, link_note
 from rules_kb.notes.resolve import LinkOptions, check_options
 
@@ -37,7 +37,7 @@ def run_link(args: argparse.Namespace) -> int:
     text = _read(name)
     fmt = args.format or _SUFFIXES.get(Path(name).suffix.lower(), "text")
     options = LinkOptions(args.base_url, args.game, args.pin, args.as_of)
-    index = NoteIndex(note_index(open_knowledge(args)))
+    index = NoteIndex(cached_note_index(args.corpus, common.DEFAULT_CACHE))
     check_options(options, index)
     linked = link_note(text, fmt, options, index)
     if not args.check:

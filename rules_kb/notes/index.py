@@ -8,10 +8,15 @@ the in-memory catalog later by changing ``note_index`` alone.
 
 from __future__ import annotations
 
+import json
+import os
+import tempfile
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 
-from rules_kb.ask.knowledge import Knowledge
+from rules_kb.ask.knowledge import Knowledge, cache_key, load_knowledge
+from rules_kb.ingest.corpus import load_manifest, read_document_bytes
 from rules_kb.kb.catalog import BEFORE, VersionInfo
 from rules_kb.links import pinned_rule, rule_page
 from rules_kb.numbers import RuleNumber
@@ -49,6 +54,36 @@ def note_index(knowledge: Knowledge) -> dict:
             "numbers": sorted(position[str(number)] for number in rules),
         })
     return {"games": games, "versions": versions, "languages": LANGUAGES, "names": GAME_NAMES}
+
+
+def cached_note_index(corpus: Path, cache_dir: Path) -> dict:
+    """``note_index`` of the corpus, kept as JSON beside the knowledge cache.
+
+    Loading the whole knowledge base costs seconds; the linker needs only this small index.
+    JSON (never a pickle) under the same key as the knowledge cache, and the documents'
+    sha256 are checked as for that cache.
+    """
+    path = cache_dir / f"note-index-{cache_key(corpus)}.json"
+    if path.exists():
+        for meta in load_manifest(corpus):
+            read_document_bytes(corpus, meta)
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            path.unlink(missing_ok=True)
+    data = note_index(load_knowledge(corpus, cache_dir))
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=cache_dir, prefix=".note-index-", suffix=".tmp")
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            json.dump(data, out, ensure_ascii=False)
+        os.replace(temporary, path)
+        for stale in cache_dir.glob("note-index-*.json"):
+            if stale != path:
+                stale.unlink(missing_ok=True)
+    except OSError:
+        pass  # a cache that cannot be written only costs time
+    return data
 
 
 def _until(info: VersionInfo) -> str | None:
