@@ -83,3 +83,28 @@ def test_only_links_are_inserted(case: NoteCase) -> None:
     assert strip_links(case.expected(), case.fmt) == strip_links(given, case.fmt)
     if case.fmt != "text":
         assert len(case.expected()) > len(case.text()) or case.expected() == case.text()
+
+
+_LINK = re.compile(r"https://rules\.example(/[^\s)\"]*)")
+_RULE_PAGE = re.compile(r"/(?P<game>dm|mtg)/rule/(?P<rule>[0-9.a-z]+)/")
+_PINNED = re.compile(
+    r"/(?P<game>dm|mtg)/(?P<lang>ja|en)/(?P<version>[^/]+)/(?P<section>[0-9]{3})/#(?P<rule>[0-9.a-z]+)"
+)
+
+
+def test_every_link_points_at_a_rule_the_corpus_holds(index: NoteIndex) -> None:
+    """Each URL in the expected outputs names a number of its game; a pinned one, a version holding it."""
+    checked = 0
+    for case in CASES:
+        for path in _LINK.findall(case.expected()):
+            if (page := _RULE_PAGE.fullmatch(path)) is not None:
+                assert page["rule"] in index.numbers[page["game"]], path
+            else:
+                pinned = _PINNED.fullmatch(path)
+                assert pinned is not None, path
+                assert pinned["rule"].startswith(pinned["section"]), path
+                holders = [v for v in index.versions if (v.game, v.lang, v.label) ==
+                           (pinned["game"], pinned["lang"], pinned["version"])]
+                assert holders and pinned["rule"] in holders[0].numbers, path
+            checked += 1
+    assert checked >= 90
