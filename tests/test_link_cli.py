@@ -91,3 +91,10 @@ def test_note_index_is_cached_as_json(cli, cache_dir) -> None:
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data == cached_note_index(CORPUS, cache_dir)
     assert "507.2a" in data["games"]["dm"]["numbers"]
+
+
+def test_html_that_looks_like_a_url_or_is_empty(cli, tmp_path) -> None:
+    for text in ("https://example.org/dm/rule/507.2a/", "", "notes.html"):
+        note = tmp_path / "note.html"
+        note.write_text(text, encoding="utf-8")
+        assert cli("link", str(note)) == (0, text, "")

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from rules_kb.notes.index import NoteIndex
-from rules_kb.notes.protect import FOOTNOTE_MARK, MASK, mask_protected
+from rules_kb.notes.protect import FOOTNOTE_MARK, mask_protected
 from rules_kb.notes.resolve import LinkOptions, resolve
 from rules_kb.refs import NoteReference, find_note_references
 
@@ -88,6 +88,3 @@ def _footnote_list(text: str, footnotes: dict[str, int], continuing: bool) -> st
     head = "" if text.endswith("\n") else "\n"
     head += "" if continuing else "\n"
     return head + "".join(f"[{number}]: {url}\n" for url, number in footnotes.items())
-
-
-__all__ = ["FORMATS", "MASK", "LinkOptions", "LinkedNote", "Problem", "line_and_column", "link_note"]

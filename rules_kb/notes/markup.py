@@ -11,8 +11,9 @@ Markers falling in attributes, comments, ``<a>``, ``<code>`` or ``<pre>`` are si
 from __future__ import annotations
 
 import html
+import warnings
 
-from bs4 import BeautifulSoup, NavigableString
+from bs4 import BeautifulSoup, MarkupResemblesLocatorWarning, NavigableString
 
 from rules_kb.notes.index import NoteIndex
 from rules_kb.notes.link import LinkedNote, Problem, find_in
@@ -26,7 +27,9 @@ MARK_START, MARK_END, MARK_ZERO = "\ue000", "\ue001", 0xE010  # digits are U+E01
 
 def eligible_texts(source: str) -> list[str]:
     """The text nodes, in document order, that may hold links."""
-    soup = BeautifulSoup(source, "lxml")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MarkupResemblesLocatorWarning)  # a short note may look like a URL
+        soup = BeautifulSoup(source, "lxml")
     return [
         str(node) for node in soup.descendants
         if type(node) is NavigableString and not any(parent.name in SKIPPED for parent in node.parents)

@@ -52,6 +52,7 @@ def resolve(reference: NoteReference, options: LinkOptions, index: NoteIndex) ->
 
 def _resolve_item(start: int, end: int, numbers: tuple[RuleNumber, ...], game: str, version: str | None,
                   options: LinkOptions, index: NoteIndex) -> ItemLink:
+    """A URL for the item's first number once every number of it exists (in the version, if any)."""
     missing = [str(number) for number in numbers if str(number) not in index.numbers[game]]
     if missing:
         return ItemLink(start, end, None, f"no rule {', '.join(missing)} in {GAME_NAMES[game]}")
