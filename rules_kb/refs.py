@@ -28,11 +28,11 @@ of it. An English keyword must sit on the same line as its number (``Multiplayer
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rules_kb.numbers import RuleNumber, fold_width
 
-__all__ = ["Reference", "find_references"]
+__all__ = ["NoteReference", "Reference", "find_note_references", "find_references"]
 
 _D = "[0-9０-９]"
 _DOT = "[.．]"
@@ -65,8 +65,10 @@ _CANDIDATE = re.compile(
     rf"|(?<![0-9０-９.．,，A-Za-zＡ-Ｚａ-ｚ_$¥￥€£/#+±\-−])(?P<bare>{_D}{{3}}{_DOT}{_D}))"
 )
 _VERSION_BEFORE = re.compile(r"(?:^|[^A-Za-z])(?ai:version|ver|v)\.?[ \t]*$|バージョン[ \t]*$")
+_VERSION_BEFORE_WINDOW = 12
 _MAX_EXPANSION = 100
 _GAMES = (None, "mtg", "dm")
+_SKIP_LETTERS = {None: "lo", "mtg": "lo", "dm": ""}  # letters a range skips unless it names them
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,8 @@ class Reference:
     end: int
     numbers: tuple[RuleNumber, ...]
     raw: str
+    items: tuple[tuple[int, int, tuple[RuleNumber, ...]], ...] = field(default=(), compare=False)
+    """Each item's span (a number or a range) and its numbers; the first item starts at ``start``."""
 
 
 def find_references(text: str, *, game: str | None = None) -> list[Reference]:
@@ -87,7 +91,7 @@ def find_references(text: str, *, game: str | None = None) -> list[Reference]:
     """
     if game not in _GAMES:
         raise ValueError(f"unknown game {game!r}; expected one of {_GAMES}")
-    skip_letters = "" if game == "dm" else "lo"
+    skip_letters = _SKIP_LETTERS[game]
     references: list[Reference] = []
     position = 0
     while (candidate := _CANDIDATE.search(text, position)) is not None:
@@ -110,23 +114,25 @@ def _read_candidate(text: str, candidate: re.Match[str], skip_letters: str) -> R
     else:
         start = numbers_at = candidate.start()
         keyword_led = False
-        if _VERSION_BEFORE.search(text, max(0, start - 12), start):
+        if _VERSION_BEFORE.search(text, max(0, start - _VERSION_BEFORE_WINDOW), start):
             return None
     parsed = _read_expression(text, numbers_at, keyword_led, skip_letters)
     if parsed is None:
         return None
-    end, numbers = parsed
-    return Reference(start, end, numbers, text[start:end])
+    end, numbers, items = parsed
+    items[0] = (start, *items[0][1:])
+    return Reference(start, end, numbers, text[start:end], tuple(items))
 
 
 def _read_expression(
     text: str, position: int, keyword_led: bool, skip_letters: str
-) -> tuple[int, tuple[RuleNumber, ...]] | None:
+) -> tuple[int, tuple[RuleNumber, ...], list[tuple[int, int, tuple[RuleNumber, ...]]]] | None:
     """Read ``item (join [keyword] item)*``; sections alone are items only under a keyword."""
     first = _read_item(text, position, keyword_led, skip_letters)
     if first is None:
         return None
     end, numbers = first
+    items = [(position, end, tuple(numbers))]
     while (join := _JOIN.match(text, end)) is not None:
         item_at = join.end()
         keyword = _JOIN_KEYWORD.match(text, item_at)
@@ -135,9 +141,10 @@ def _read_expression(
         item = _read_item(text, item_at, keyword_led or keyword is not None, skip_letters)
         if item is None:
             break
+        items.append((join.end(), item[0], tuple(item[1])))
         end, more = item
         numbers += more
-    return end, tuple(dict.fromkeys(numbers))
+    return end, tuple(dict.fromkeys(numbers)), items
 
 
 def _read_item(
@@ -214,3 +221,90 @@ def cited_numbers(text: str, *, game: str | None = None) -> tuple[str, ...]:
     known = game if game in _GAMES else None
     numbers = (str(number) for ref in find_references(text, game=known) for number in ref.numbers)
     return tuple(dict.fromkeys(numbers))
+
+
+# Judges' notes add two things around a reference: the game in front (``DM 507.2a``,
+# ``MTG CR 309.2a``) and the version after it (``507.2a (1.38)``, ``507.2a（Ver.1.38）``,
+# ``509.1a (2024-11-08)``). Both belong to the reference's span, so a link covers them.
+# The patterns stay in the syntax Python and JavaScript share: the site's link page runs them.
+GAME_TAGS = {"DM": "dm", "MTG": "mtg"}
+_GAME_TAG = re.compile(r"(?<![0-9A-Za-z_])(?P<tag>DM|MTG)[ \t\u3000]*(?![\s\S])")
+_TAG_WINDOW = 8  # the longest tag with its gap
+_VERSION_SUFFIX = re.compile(
+    r"[ \t\u3000]?[(（][ \t]*(?:(?:[Vv]er(?:sion)?|[Vv])[.．]?[ \t]*)?"
+    r"(?P<version>[0-9０-９]{1,2}[.．][0-9０-９]{1,3}(?:[.．][0-9０-９]{1,2})?|[0-9]{4}-[0-9]{2}-[0-9]{2})"
+    r"[ \t]*[)）]"
+)
+
+
+@dataclass(frozen=True)
+class NoteReference:
+    """A reference as judges write it: optional game tag, the expression, optional version.
+
+    ``items`` splits the span into one part per number or range (the first part starts at the
+    tag or keyword, the last ends after the version), so each part can become its own link.
+    """
+
+    start: int
+    end: int
+    numbers: tuple[RuleNumber, ...]
+    raw: str
+    items: tuple[tuple[int, int, tuple[RuleNumber, ...]], ...]
+    game: str | None  # from the tag; None when the note does not say
+    version: str | None  # from the suffix, width folded
+
+
+def find_note_references(text: str, *, game: str | None = None) -> list[NoteReference]:
+    """Find references with their game tags and version suffixes (see ``find_references``).
+
+    ``game`` is the game assumed where no tag says otherwise; it only changes range expansion.
+    """
+    found = []
+    for reference in find_references(text, game=game):
+        tag = _GAME_TAG.search(text, max(0, reference.start - _TAG_WINDOW), reference.start)
+        tagged = GAME_TAGS[tag["tag"]] if tag is not None else None
+        if tagged is not None and tagged != game:
+            reference = _expanded_for(text, reference, tagged)
+        suffix = _VERSION_SUFFIX.match(text, reference.end)
+        start = tag.start() if tag is not None else reference.start
+        end = suffix.end() if suffix is not None else reference.end
+        items = list(reference.items)
+        items[0] = (start, *items[0][1:])
+        items[-1] = (items[-1][0], end, items[-1][2])
+        version = fold_width(suffix["version"]) if suffix is not None else None
+        found.append(NoteReference(start, end, reference.numbers, text[start:end], tuple(items), tagged, version))
+    return found
+
+
+def _expanded_for(text: str, reference: Reference, game: str) -> Reference:
+    """The same expression read again with another game's range expansion (letters l and o)."""
+    again = find_references(text[reference.start : reference.end], game=game)
+    if len(again) != 1 or again[0].raw != reference.raw:
+        return reference
+    shift = reference.start
+    items = tuple((start + shift, end + shift, numbers) for start, end, numbers in again[0].items)
+    return Reference(reference.start, reference.end, again[0].numbers, reference.raw, items)
+
+
+# The grammar as data, for the site's link page: ``notes.assets`` serialises these patterns
+# (translated to JavaScript syntax) and tables, so the browser never has a hand-written copy.
+GRAMMAR = {
+    "candidate": _CANDIDATE,
+    "number": _NUMBER,
+    "range_number": _RANGE_NUMBER,
+    "range_rule": _RANGE_RULE,
+    "range_letter": _RANGE_LETTER,
+    "range_section": _RANGE_SECTION,
+    "join": _JOIN,
+    "join_keyword": _JOIN_KEYWORD,
+    "version_before": _VERSION_BEFORE,
+    "game_tag": _GAME_TAG,
+    "version_suffix": _VERSION_SUFFIX,
+}
+TABLES = {
+    "max_expansion": _MAX_EXPANSION,
+    "version_before_window": _VERSION_BEFORE_WINDOW,
+    "tag_window": _TAG_WINDOW,
+    "game_tags": GAME_TAGS,
+    "skip_letters": {"": _SKIP_LETTERS[None], "mtg": _SKIP_LETTERS["mtg"], "dm": _SKIP_LETTERS["dm"]},
+}

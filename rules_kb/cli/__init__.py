@@ -20,6 +20,7 @@ from rules_kb.cli import (
     compare_commands,
     corpus_commands,
     graph_commands,
+    link_commands,
     rule_commands,
     search_commands,
     store_commands,
@@ -30,7 +31,7 @@ from rules_kb.render.visible import make_visible
 
 # One module per group of commands, each with ``register(commands)``; the order is --help's.
 COMMAND_GROUPS = (corpus_commands, rule_commands, compare_commands, graph_commands, store_commands,
-                  search_commands)
+                  search_commands, link_commands)
 
 
 class ArgumentParser(argparse.ArgumentParser):

@@ -1,0 +1,61 @@
+"""``rules-kb link``: rule references in a judge's note become permalinks."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rules_kb.cli import common
+from rules_kb.errors import SourceError
+from rules_kb.notes.index import NoteIndex, cached_note_index
+from rules_kb.notes.link import FORMATS, line_and_column, link_note
+from rules_kb.notes.resolve import LinkOptions, check_options
+
+_SUFFIXES = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html"}
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    help_text = "link the rule references in a note (Markdown, HTML or text) to their permalinks"
+    sub = commands.add_parser("link", help=help_text, description=(
+        f"{help_text}. Prints the linked note; unknown or ambiguous references are reported as "
+        "FILE:LINE:COL: problem on stderr, left unlinked, and make the exit status 1."))
+    sub.add_argument("file", nargs="?", default="-", help="the note (default: - for standard input)")
+    sub.add_argument("--base-url", default="", help="put in front of every permalink, e.g. https://rules.example")
+    sub.add_argument("--game", choices=("dm", "mtg"), help="the game of references without a DM/MTG tag")
+    when = sub.add_mutually_exclusive_group()
+    when.add_argument("--pin", metavar="VERSION", help="link to the text of this version, e.g. 1.38 or 2024-11-08")
+    when.add_argument("--as-of", metavar="DATE", help="link to the text in force on this date (YYYY-MM-DD)")
+    sub.add_argument("--format", choices=FORMATS,
+                     help="note format (default: from the file name, .md or .html; otherwise text)")
+    sub.add_argument("--check", action="store_true", help="only report problems; print no note")
+    sub.set_defaults(handler=run_link)
+
+
+def run_link(args: argparse.Namespace) -> int:
+    name = "-" if args.file == "-" else args.file
+    text = _read(name)
+    fmt = args.format or _SUFFIXES.get(Path(name).suffix.lower(), "text")
+    options = LinkOptions(args.base_url, args.game, args.pin, args.as_of)
+    index = NoteIndex(cached_note_index(args.corpus, common.DEFAULT_CACHE))
+    check_options(options, index)
+    linked = link_note(text, fmt, options, index)
+    if not args.check:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(linked.text.encode("utf-8"))
+        sys.stdout.buffer.flush()
+    for problem in linked.problems:
+        line, column = line_and_column(text, problem.offset)
+        print(f"{name}:{line}:{column}: {problem.raw}: {problem.message}", file=sys.stderr)
+    return 1 if linked.problems else 0
+
+
+def _read(name: str) -> str:
+    try:
+        data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+    except OSError as exc:
+        raise SourceError(name, exc.strerror or str(exc)) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SourceError(name, f"not UTF-8 ({exc.reason})", exc.start) from None

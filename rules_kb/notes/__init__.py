@@ -1,0 +1,1 @@
+"""Linking judge notes: rule references in Markdown, HTML or plain text become permalinks."""

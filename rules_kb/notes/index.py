@@ -1,0 +1,140 @@
+"""What the note linker knows about the rules: which numbers exist in which version, and when.
+
+This is the one place the linker reads the knowledge base. It flattens the catalog into plain
+JSON-able data, so that the command and the site's link page decide with the very same facts
+(the page receives this dict as a generated asset), and so that a SQLite store can replace
+the in-memory catalog later by changing ``note_index`` alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from rules_kb.ask.knowledge import Knowledge, cache_key, load_knowledge
+from rules_kb.ingest.corpus import load_manifest, read_document_bytes
+from rules_kb.kb.catalog import BEFORE, VersionInfo
+from rules_kb.links import pinned_rule, rule_page
+from rules_kb.numbers import RuleNumber
+
+# The language a game's rules are published in comes first: a pinned link prefers it.
+LANGUAGES = {"dm": ("ja", "en"), "mtg": ("en", "ja")}
+GAME_NAMES = {"dm": "Duel Masters", "mtg": "Magic"}
+# A number that no label or section can contain; replaced by placeholders in URL templates.
+_PROBE = RuleNumber(999, 999, "z")
+
+
+def note_index(knowledge: Knowledge) -> dict:
+    """Every game's numbers and every version holding rule texts, with URL templates."""
+    catalog = knowledge.catalog
+    games: dict[str, dict] = {}
+    for game in sorted({key[0] for key in catalog.texts}):
+        numbers = [str(number) for number in catalog.numbers_of(game)]
+        games[game] = {"numbers": numbers, "rule_page": _template(rule_page(game, _PROBE))}
+    positions = {game: {number: i for i, number in enumerate(row["numbers"])} for game, row in games.items()}
+    versions = []
+    infos = sorted(catalog.versions.values(), key=lambda v: (v.game, LANGUAGES[v.game].index(v.lang), v.sort_key()))
+    for info in infos:
+        rules = catalog.rules_in(info.game, info.lang, info.label)
+        if not rules:
+            continue
+        position = positions[info.game]
+        versions.append({
+            "game": info.game,
+            "lang": info.lang,
+            "label": info.label,
+            "date": info.date,
+            "until": _until(info),
+            "complete": info.complete,
+            "pinned": _template(pinned_rule(info.game, info.lang, info.label, _PROBE)),
+            "numbers": sorted(position[str(number)] for number in rules),
+        })
+    return {"games": games, "versions": versions, "languages": LANGUAGES, "names": GAME_NAMES}
+
+
+def cached_note_index(corpus: Path, cache_dir: Path) -> dict:
+    """``note_index`` of the corpus, kept as JSON beside the knowledge cache.
+
+    Loading the whole knowledge base costs seconds; the linker needs only this small index.
+    JSON (never a pickle) under the same key as the knowledge cache, and the documents'
+    sha256 are checked as for that cache.
+    """
+    path = cache_dir / f"note-index-{cache_key(corpus)}.json"
+    if path.exists():
+        for meta in load_manifest(corpus):
+            read_document_bytes(corpus, meta)
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            path.unlink(missing_ok=True)
+    data = note_index(load_knowledge(corpus, cache_dir))
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=cache_dir, prefix=".note-index-", suffix=".tmp")
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            json.dump(data, out, ensure_ascii=False)
+        os.replace(temporary, path)
+        for stale in cache_dir.glob("note-index-*.json"):
+            if stale != path:
+                stale.unlink(missing_ok=True)
+    except OSError:
+        pass  # a cache that cannot be written only costs time
+    return data
+
+
+def _until(info: VersionInfo) -> str | None:
+    """A change notice's ``before-DATE`` text was in force until DATE; when it began is unknown."""
+    return info.label[len(BEFORE):] if info.label.startswith(BEFORE) else None
+
+
+def _template(path: str) -> str:
+    """Turn a path formed for the probe number into a template with ``{section}``, ``{anchor}``."""
+    anchor = str(_PROBE)
+    section = f"/{_PROBE.section:03d}/"
+    if path.count(anchor) != 1 or path.replace(anchor, "").count(section) > 1:
+        raise ValueError(f"cannot make a URL template of {path!r}")
+    return path.replace(anchor, "{anchor}").replace(section, "/{section}/")
+
+
+def fill(template: str, number: RuleNumber) -> str:
+    """A permalink path from a template of ``note_index`` (the page does the same in JS)."""
+    return template.replace("{section}", f"{number.section:03d}").replace("{anchor}", str(number))
+
+
+@dataclass(frozen=True)
+class NoteVersion:
+    game: str
+    lang: str
+    label: str
+    date: str | None
+    until: str | None
+    complete: bool
+    pinned: str
+    numbers: frozenset[str]
+
+
+class NoteIndex:
+    """Lookups over the data of ``note_index``."""
+
+    def __init__(self, data: dict) -> None:
+        self.data = data
+        self.versions = []
+        for row in data["versions"]:
+            names = data["games"][row["game"]]["numbers"]
+            numbers = frozenset(names[index] for index in row["numbers"])
+            self.versions.append(NoteVersion(row["game"], row["lang"], row["label"], row["date"], row["until"],
+                                             row["complete"], row["pinned"], numbers))
+
+    @cached_property
+    def numbers(self) -> dict[str, frozenset[str]]:
+        return {game: frozenset(row["numbers"]) for game, row in self.data["games"].items()}
+
+    def games(self) -> list[str]:
+        return list(self.data["games"])
+
+    def of_game(self, game: str) -> list[NoteVersion]:
+        return [version for version in self.versions if version.game == game]

@@ -1,0 +1,90 @@
+"""Linking a note: find references outside protected parts, resolve them, write the links.
+
+Markdown gets ``[rule 509.1a](URL)``, plain text gets ``rule 509.1a[1]`` with a footnote list
+appended, HTML gets ``<a href="URL">`` around the reference in the source (``notes.markup``).
+Everything else stays byte for byte, and a linked note comes back unchanged when linked again:
+links, footnoted references and footnote lists are protected.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rules_kb.notes.index import NoteIndex
+from rules_kb.notes.protect import FOOTNOTE_MARK, mask_protected
+from rules_kb.notes.resolve import LinkOptions, resolve
+from rules_kb.refs import NoteReference, find_note_references
+
+FORMATS = ("md", "html", "text")
+_FOOTNOTE_MARK = re.compile(FOOTNOTE_MARK)
+FOOTNOTE_LINE = re.compile(r"^\[(?P<footnote>[0-9]+)\]:", re.M)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A reference left unlinked: where it starts in the input, and why."""
+
+    offset: int
+    raw: str
+    message: str
+
+
+@dataclass(frozen=True)
+class LinkedNote:
+    text: str
+    problems: tuple[Problem, ...]
+    links: int
+
+
+def line_and_column(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column (in characters) of ``offset``."""
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def find_in(text: str, fmt: str, options: LinkOptions) -> list[NoteReference]:
+    """References outside the format's protected parts (HTML text nodes use ``"html"``)."""
+    return find_note_references(mask_protected(text, fmt), game=options.game)
+
+
+def link_note(text: str, fmt: str, options: LinkOptions, index: NoteIndex) -> LinkedNote:
+    """The note with its references linked, and the problems of those left alone."""
+    if fmt == "html":
+        from rules_kb.notes.markup import link_html  # bs4 and lxml only when HTML is asked for
+
+        return link_html(text, options, index)
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}")
+    pieces: list[str] = []
+    problems: list[Problem] = []
+    footnotes: dict[str, int] = {}
+    first_footnote = max((int(m["footnote"]) for m in FOOTNOTE_LINE.finditer(text)), default=0) + 1
+    position = links = 0
+    for reference in find_in(text, fmt, options):
+        for item in resolve(reference, options, index):
+            if fmt == "text" and _FOOTNOTE_MARK.match(text, item.end):
+                continue  # linked by an earlier run
+            if item.problem is not None:
+                problems.append(Problem(item.start, text[item.start : item.end], item.problem))
+                continue
+            pieces.append(text[position : item.start])
+            if fmt == "md":
+                pieces.append(f"[{text[item.start : item.end]}]({item.url})")
+            else:
+                number = footnotes.setdefault(item.url, first_footnote + len(footnotes))
+                pieces.append(f"{text[item.start : item.end]}[{number}]")
+            position = item.end
+            links += 1
+    pieces.append(text[position:])
+    linked = "".join(pieces)
+    if footnotes:
+        linked += _footnote_list(linked, footnotes, first_footnote > 1)
+    return LinkedNote(linked, tuple(problems), links)
+
+
+def _footnote_list(text: str, footnotes: dict[str, int], continuing: bool) -> str:
+    """``[n]: URL`` lines after the text; a blank line first unless a list is being continued."""
+    head = "" if text.endswith("\n") else "\n"
+    head += "" if continuing else "\n"
+    return head + "".join(f"[{number}]: {url}\n" for url, number in footnotes.items())

@@ -1,0 +1,538 @@
+// The note linker of the site: a judge pastes a note, gets it back with rule references linked.
+//
+// It runs entirely in the browser. The reference grammar is not written here: the patterns and
+// tables come from assets/link-grammar.js, generated at build time from the Python definition
+// (rules_kb/refs.py, rules_kb/notes/protect.py) by rules_kb/notes/assets.py; which numbers exist
+// in which version comes from assets/link-data.js, generated from the same catalog the
+// `rules-kb link` command reads. This file holds only the steps that apply them, in the order of
+// rules_kb/refs.py (find_references, find_note_references), rules_kb/notes/resolve.py,
+// rules_kb/notes/link.py and rules_kb/notes/markup.py; a browser test checks that page and
+// command give the same output for every fixture note.
+(function () {
+  "use strict";
+
+  const here = document.currentScript ? document.currentScript.src : window.location.href;
+
+  function loadScript(name) {
+    return new Promise(function (resolve, reject) {
+      const element = document.createElement("script");
+      element.src = new URL(name, here).href;
+      element.onload = resolve;
+      element.onerror = function () { reject(new Error("cannot load " + name)); };
+      document.head.appendChild(element);
+    });
+  }
+
+  function makeLinker(grammar, data) {
+    const T = grammar.tables;
+    const cache = new Map();
+
+    function regex(name, extra) {
+      const key = name + "/" + extra;
+      if (!cache.has(key)) {
+        const [source, flags] = grammar.patterns[name];
+        cache.set(key, new RegExp(source, flags + extra));
+      }
+      return cache.get(key);
+    }
+    // Python's pattern.match(text, pos): anchored at pos, lookbehind sees the text before it.
+    function matchAt(name, text, position) {
+      const re = regex(name, "y");
+      re.lastIndex = position;
+      return re.exec(text);
+    }
+    // Python's pattern.search(text, pos, endpos).
+    function search(name, text, position, endpos) {
+      const re = regex(name, "g");
+      re.lastIndex = position;
+      return re.exec(endpos === undefined ? text : text.slice(0, endpos));
+    }
+    const end = (m) => m.index + m[0].length;
+    const fold = (text) => text.normalize("NFKC");
+
+    // ---------------------------------------------------------------- rule numbers
+    function number(section, rule, letter) {
+      return { section: section, rule: rule === undefined ? null : rule, letter: letter === undefined ? null : letter };
+    }
+    const depth = (n) => (n.rule === null ? 0 : n.letter === null ? 1 : 2);
+    function compare(a, b) {
+      const ka = [a.section, a.rule === null ? -1 : a.rule], kb = [b.section, b.rule === null ? -1 : b.rule];
+      if (ka[0] !== kb[0]) return ka[0] - kb[0];
+      if (ka[1] !== kb[1]) return ka[1] - kb[1];
+      const la = a.letter || "", lb = b.letter || "";
+      return la < lb ? -1 : la > lb ? 1 : 0;
+    }
+    function show(n) {
+      let text = String(n.section).padStart(3, "0");
+      if (n.rule !== null) text += "." + n.rule;
+      if (n.letter !== null) text += n.letter;
+      return text;
+    }
+    function parseNumber(raw) {
+      const folded = fold(raw).trim();
+      const m = matchAt("number", folded, 0);
+      if (m === null || m[0].length !== folded.length) throw new Error("malformed rule number " + raw);
+      const g = m.groups;
+      return number(parseInt(g.section, 10), g.rule == null ? null : parseInt(g.rule, 10),
+        g.letter == null ? null : g.letter.toLowerCase());
+    }
+
+    // ---------------------------------------------------------------- refs.find_references
+    function findReferences(text, game) {
+      const skip = T.skip_letters[game || ""];
+      const found = [];
+      let position = 0;
+      for (;;) {
+        const candidate = search("candidate", text, position);
+        if (candidate === null) break;
+        const reference = readCandidate(text, candidate, skip);
+        if (reference === null) {
+          position = candidate.groups.bare == null ? end(candidate) : candidate.index + 1;
+          continue;
+        }
+        found.push(reference);
+        position = reference.end;
+      }
+      return found;
+    }
+
+    function readCandidate(text, candidate, skip) {
+      let start, numbersAt, keywordLed;
+      if (candidate.groups.keyword != null) {
+        start = candidate.index; numbersAt = end(candidate); keywordLed = true;
+      } else if (candidate.groups.see != null) {
+        start = numbersAt = end(candidate); keywordLed = true;
+      } else {
+        start = numbersAt = candidate.index; keywordLed = false;
+        if (search("version_before", text, Math.max(0, start - T.version_before_window), start) !== null) return null;
+      }
+      const parsed = readExpression(text, numbersAt, keywordLed, skip);
+      if (parsed === null) return null;
+      const [stop, numbers, items] = parsed;
+      items[0][0] = start;
+      return { start: start, end: stop, numbers: numbers, raw: text.slice(start, stop), items: items };
+    }
+
+    function readExpression(text, position, keywordLed, skip) {
+      const first = readItem(text, position, keywordLed, skip);
+      if (first === null) return null;
+      let stop = first[0];
+      const numbers = first[1].slice();
+      const items = [[position, stop, first[1]]];
+      let join;
+      while ((join = matchAt("join", text, stop)) !== null) {
+        let itemAt = end(join);
+        const keyword = matchAt("join_keyword", text, itemAt);
+        if (keyword !== null) itemAt = end(keyword);
+        const item = readItem(text, itemAt, keywordLed || keyword !== null, skip);
+        if (item === null) break;
+        items.push([end(join), item[0], item[1]]);
+        stop = item[0];
+        numbers.push(...item[1]);
+      }
+      const seen = new Set();
+      return [stop, numbers.filter((n) => !seen.has(show(n)) && seen.add(show(n))), items];
+    }
+
+    function readItem(text, position, sectionsAllowed, skip) {
+      const m = matchAt("number", text, position);
+      if (m === null || (m.groups.rule == null && !sectionsAllowed)) return null;
+      const first = parseNumber(m[0]);
+      const [last, stop] = readRangeEnd(text, end(m), first);
+      if (last === null) return [stop, [first]];
+      return [stop, expandRange(first, last, skip)];
+    }
+
+    function readRangeEnd(text, position, first) {
+      if (first.rule === null) {
+        const section = matchAt("range_section", text, position);
+        if (section === null) return [null, position];
+        return [number(parseInt(fold(section.groups.section), 10)), end(section)];
+      }
+      const full = matchAt("range_number", text, position);
+      if (full !== null) return [parseNumber(full.groups.end), end(full)];
+      if (first.letter !== null) {
+        const letter = matchAt("range_letter", text, position);
+        if (letter !== null) {
+          return [number(first.section, first.rule, fold(letter.groups.letter).toLowerCase()), end(letter)];
+        }
+        return [null, position];
+      }
+      const rule = matchAt("range_rule", text, position);
+      if (rule !== null) return [number(first.section, parseInt(fold(rule.groups.rule), 10)), end(rule)];
+      return [null, position];
+    }
+
+    function expandRange(first, last, skip) {
+      if (depth(first) !== depth(last) || compare(last, first) <= 0) return [first, last];
+      const items = [];
+      if (depth(first) === 0) {
+        for (let s = first.section; s <= last.section; s++) items.push(number(s));
+      } else if (first.section !== last.section) {
+        return [first, last];
+      } else if (depth(first) === 1) {
+        for (let r = first.rule; r <= last.rule; r++) items.push(number(first.section, r));
+      } else if (first.rule !== last.rule) {
+        return [first, last];
+      } else {
+        for (let code = first.letter.charCodeAt(0); code <= last.letter.charCodeAt(0); code++) {
+          const letter = String.fromCharCode(code);
+          if (!skip.includes(letter) || letter === first.letter || letter === last.letter) {
+            items.push(number(first.section, first.rule, letter));
+          }
+        }
+      }
+      return items.length <= T.max_expansion ? items : [first, last];
+    }
+
+    // ---------------------------------------------------------------- refs.find_note_references
+    function findNoteReferences(text, game) {
+      const found = [];
+      for (let reference of findReferences(text, game)) {
+        const tag = search("game_tag", text, Math.max(0, reference.start - T.tag_window), reference.start);
+        const tagged = tag !== null ? T.game_tags[tag.groups.tag] : null;
+        if (tagged !== null && tagged !== game) reference = expandedFor(text, reference, tagged);
+        const suffix = matchAt("version_suffix", text, reference.end);
+        const start = tag !== null ? tag.index : reference.start;
+        const stop = suffix !== null ? end(suffix) : reference.end;
+        const items = reference.items.map((item) => item.slice());
+        items[0][0] = start;
+        items[items.length - 1][1] = stop;
+        found.push({
+          start: start, end: stop, numbers: reference.numbers, raw: text.slice(start, stop), items: items,
+          game: tagged, version: suffix !== null ? fold(suffix.groups.version) : null,
+        });
+      }
+      return found;
+    }
+
+    function expandedFor(text, reference, game) {
+      const again = findReferences(text.slice(reference.start, reference.end), game);
+      if (again.length !== 1 || again[0].raw !== reference.raw) return reference;
+      const shift = reference.start;
+      return {
+        start: reference.start, end: reference.end, numbers: again[0].numbers, raw: reference.raw,
+        items: again[0].items.map(([s, e, n]) => [s + shift, e + shift, n]),
+      };
+    }
+
+    // ---------------------------------------------------------------- notes.protect
+    function maskProtected(text, fmt) {
+      const re = regex("protected_" + fmt, "g");
+      re.lastIndex = 0;
+      let out = "", position = 0, m;
+      while ((m = re.exec(text)) !== null) {
+        if (m[0].length === 0) { re.lastIndex++; continue; }
+        out += text.slice(position, m.index) + m[0].replace(/[^\n]/g, grammar.mask);
+        position = end(m);
+      }
+      return out + text.slice(position);
+    }
+
+    // ---------------------------------------------------------------- notes.index and notes.resolve
+    const names = data.names;
+    const languages = data.languages;
+    const gameNumbers = {};
+    for (const [game, row] of Object.entries(data.games)) gameNumbers[game] = new Set(row.numbers);
+    const versions = data.versions.map((row) => Object.assign({}, row, {
+      numbers: new Set(row.numbers.map((i) => data.games[row.game].numbers[i])),
+    }));
+    const ofGame = (game) => versions.filter((v) => v.game === game);
+    const fill = (template, n) => template.replace("{section}", String(n.section).padStart(3, "0"))
+      .replace("{anchor}", show(n));
+
+    function resolve(reference, options) {
+      let game = reference.game || options.game;
+      const wanted = reference.numbers.map(show);
+      if (game === null) {
+        const [guessed, problem] = guessGame(reference, wanted);
+        if (problem !== null) return [{ start: reference.start, end: reference.end, url: null, problem: problem }];
+        game = guessed;
+      }
+      if (!(game in gameNumbers)) {
+        return [{ start: reference.start, end: reference.end, url: null, problem: "no " + names[game] + " rules in the corpus" }];
+      }
+      return reference.items.map(([s, e, numbers]) => resolveItem(s, e, numbers, game, reference.version, options));
+    }
+
+    function resolveItem(start, stop, numbers, game, version, options) {
+      const missing = numbers.map(show).filter((n) => !gameNumbers[game].has(n));
+      if (missing.length) return { start: start, end: stop, url: null, problem: "no rule " + missing.join(", ") + " in " + names[game] };
+      version = version || options.pin;
+      let chosen = null;
+      for (const n of numbers) {
+        let found = null, problem = null;
+        if (version !== null) [found, problem] = pinned(game, version, n);
+        else if (options.asOf !== null) [found, problem] = inForce(game, options.asOf, n);
+        if (problem !== null) return { start: start, end: stop, url: null, problem: problem };
+        chosen = chosen || found;
+      }
+      const template = chosen !== null ? chosen.pinned : data.games[game].rule_page;
+      return { start: start, end: stop, url: options.baseUrl.replace(/\/+$/, "") + fill(template, numbers[0]), problem: null };
+    }
+
+    function guessGame(reference, wanted) {
+      const games = Object.keys(data.games);
+      if (reference.version !== null) {
+        const withVersion = games.filter((g) => ofGame(g).some((v) => v.label === reference.version));
+        if (withVersion.length === 1) return [withVersion[0], null];
+      }
+      const holding = games.filter((g) => wanted.every((n) => gameNumbers[g].has(n)));
+      if (holding.length === 1) return [holding[0], null];
+      if (!holding.length) return [null, "no rule " + wanted.join(" ") + " in any game"];
+      return [null, "ambiguous: " + wanted[0] + " exists in " + holding.map((g) => names[g]).join(" and ") +
+        "; write DM or MTG before it, or pass --game"];
+    }
+
+    function pinned(game, label, n) {
+      const candidates = ofGame(game).filter((v) => v.label === label);
+      if (!candidates.length) return [null, names[game] + " has no version " + label + " with rule texts in the corpus"];
+      for (const lang of languages[game]) {
+        for (const v of candidates) if (v.lang === lang && v.numbers.has(show(n))) return [v, null];
+      }
+      return [null, "no rule " + show(n) + " in " + names[game] + " " + label];
+    }
+
+    function inForce(game, date, n) {
+      const key = show(n), rank = languages[game];
+      const holding = ofGame(game).filter((v) => v.numbers.has(key));
+      let chosen = null;
+      for (const v of holding) {
+        if (v.date === null || v.date > date) continue;
+        if (chosen === null || v.date > chosen.date ||
+            (v.date === chosen.date && rank.indexOf(v.lang) < rank.indexOf(chosen.lang))) chosen = v;
+      }
+      if (chosen !== null) {
+        const gone = ofGame(game).filter((v) => v.complete && v.lang === chosen.lang && v.date !== null &&
+          chosen.date < v.date && v.date <= date && !v.numbers.has(key));
+        if (gone.length) return [null, "rule " + key + " is not in " + names[game] + " " + gone[0].label + ", in force on " + date];
+        return [chosen, null];
+      }
+      let before = null;
+      for (const v of holding) {
+        if (v.until === null || !(v.until > date)) continue;
+        if (before === null || v.until < before.until ||
+            (v.until === before.until && rank.indexOf(v.lang) < rank.indexOf(before.lang))) before = v;
+      }
+      if (before !== null) return [before, null];
+      return [null, "no text of " + names[game] + " rule " + key + " dated on or before " + date + " in the corpus"];
+    }
+
+    function checkOptions(options) {
+      if (options.pin !== null && options.asOf !== null) throw new Error("--pin and --as-of exclude each other");
+      if (options.asOf !== null && !isDate(options.asOf)) {
+        throw new Error("--as-of '" + options.asOf + "': expected a date YYYY-MM-DD");
+      }
+      if (options.pin !== null && !versions.some((v) => v.label === options.pin)) {
+        const labels = [...new Set(versions.map((v) => v.label).filter((l) => !l.startsWith("before-")))].sort();
+        throw new Error("--pin '" + options.pin + "': no version with rule texts has that label (" + labels.join(", ") + ")");
+      }
+    }
+    function isDate(text) {
+      if (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(text)) return false;
+      const d = new Date(text + "T00:00:00Z");
+      return !isNaN(d) && d.toISOString().slice(0, 10) === text;
+    }
+
+    // ---------------------------------------------------------------- notes.link
+    const findIn = (text, fmt, options) => findNoteReferences(maskProtected(text, fmt), options.game);
+
+    function linkNote(text, fmt, options) {
+      if (fmt === "html") return linkHtml(text, options);
+      const pieces = [], problems = [], footnotes = new Map();
+      let firstFootnote = 1;
+      const lines = regex("footnote_line", "g");
+      lines.lastIndex = 0;
+      for (let m; (m = lines.exec(text)) !== null;) firstFootnote = Math.max(firstFootnote, parseInt(m.groups.footnote, 10) + 1);
+      let position = 0, links = 0;
+      for (const reference of findIn(text, fmt, options)) {
+        for (const item of resolve(reference, options)) {
+          if (fmt === "text" && matchAt("footnote_mark", text, item.end) !== null) continue;
+          if (item.problem !== null) {
+            problems.push({ offset: item.start, raw: text.slice(item.start, item.end), message: item.problem });
+            continue;
+          }
+          pieces.push(text.slice(position, item.start));
+          if (fmt === "md") {
+            pieces.push("[" + text.slice(item.start, item.end) + "](" + item.url + ")");
+          } else {
+            if (!footnotes.has(item.url)) footnotes.set(item.url, firstFootnote + footnotes.size);
+            pieces.push(text.slice(item.start, item.end) + "[" + footnotes.get(item.url) + "]");
+          }
+          position = item.end;
+          links += 1;
+        }
+      }
+      pieces.push(text.slice(position));
+      let linked = pieces.join("");
+      if (footnotes.size) {
+        let head = linked.endsWith("\n") ? "" : "\n";
+        head += firstFootnote > 1 ? "" : "\n";
+        linked += head + [...footnotes].map(([url, n]) => "[" + n + "]: " + url + "\n").join("");
+      }
+      return { text: linked, problems: problems, links: links };
+    }
+
+    // ---------------------------------------------------------------- notes.markup
+    const skipped = new Set(grammar.skipped_elements);
+    const markers = grammar.markers;
+
+    function eligibleTexts(source) {
+      const doc = new DOMParser().parseFromString(source, "text/html");
+      const walker = doc.createTreeWalker(doc, NodeFilter.SHOW_TEXT);
+      const texts = [];
+      while (walker.nextNode()) {
+        let parent = walker.currentNode.parentNode, skip = false;
+        for (; parent !== null && parent.nodeType === 1; parent = parent.parentNode) {
+          if (skipped.has(parent.localName)) { skip = true; break; }
+        }
+        if (!skip) texts.push(walker.currentNode.data);
+      }
+      return texts;
+    }
+
+    function marker(n) {
+      return markers.start + [...String(n)].map((d) => String.fromCharCode(markers.zero + Number(d))).join("") + markers.end;
+    }
+
+    function readMarkers(text) {
+      let clean = "";
+      const found = new Map();
+      let position = 0;
+      while (position < text.length) {
+        const char = text[position];
+        if (char === markers.start) {
+          const stop = text.indexOf(markers.end, position);
+          if (stop < 0) break;
+          const digits = [...text.slice(position + 1, stop)].map((c) => c.charCodeAt(0) - markers.zero).join("");
+          if (!found.has(clean.length)) found.set(clean.length, []);
+          found.get(clean.length).push(parseInt(digits, 10));
+          position = stop + 1;
+          continue;
+        }
+        clean += char;
+        position += 1;
+      }
+      return [clean, found];
+    }
+
+    function occurrences(source, raws) {
+      const places = new Set();
+      for (const raw of raws) {
+        for (let at = source.indexOf(raw); at >= 0; at = source.indexOf(raw, at + 1)) places.add(at);
+      }
+      return [...places].sort((a, b) => a - b);
+    }
+
+    const escapeHtml = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+
+    function linkHtml(source, options) {
+      const raws = new Set();
+      for (const text of eligibleTexts(source)) for (const ref of findIn(text, "html", options)) raws.add(ref.raw);
+      const places = occurrences(source, raws);
+      let marked = "", previous = 0;
+      places.forEach((place, n) => { marked += source.slice(previous, place) + marker(n); previous = place; });
+      marked += source.slice(previous);
+      const splices = [], problems = [];
+      for (const text of eligibleTexts(marked)) {
+        const [clean, found] = readMarkers(text);
+        for (const reference of findIn(clean, "html", options)) {
+          const at = (found.get(reference.start) || []).map((n) => places[n])
+            .find((place) => source.startsWith(reference.raw, place));
+          if (at === undefined) {
+            problems.push({ offset: 0, raw: reference.raw, message: grammar.unlocated });
+            continue;
+          }
+          const shift = at - reference.start;
+          for (const item of resolve(reference, options)) {
+            if (item.problem !== null) {
+              problems.push({ offset: item.start + shift, raw: clean.slice(item.start, item.end), message: item.problem });
+            } else {
+              splices.push([item.start + shift, item.end + shift, item.url]);
+            }
+          }
+        }
+      }
+      splices.sort((a, b) => a[0] - b[0] || a[1] - b[1] || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0));
+      let out = "";
+      previous = 0;
+      for (const [start, stop, url] of splices) {
+        out += source.slice(previous, start) + '<a href="' + escapeHtml(url) + '">' + source.slice(start, stop) + "</a>";
+        previous = stop;
+      }
+      out += source.slice(previous);
+      problems.sort((a, b) => a.offset - b.offset);
+      return { text: out, problems: problems, links: splices.length };
+    }
+
+    // 1-based line and column in characters (code points, as Python counts them).
+    function lineAndColumn(text, offset) {
+      const before = text.slice(0, offset);
+      const lineStart = before.lastIndexOf("\n") + 1;
+      return [before.split("\n").length, [...before.slice(lineStart)].length + 1];
+    }
+
+    return {
+      link: function (text, fmt, options) {
+        checkOptions(options);
+        const result = linkNote(text, fmt, options);
+        result.problems = result.problems.map(function (p) {
+          const [line, column] = lineAndColumn(text, p.offset);
+          return line + ":" + column + ": " + p.raw + ": " + p.message;
+        });
+        return result;
+      },
+      versions: versions,
+    };
+  }
+
+  // ---------------------------------------------------------------- the page
+  function setUp(linker) {
+    const form = document.getElementById("link-form");
+    if (form === null) return;
+    const field = (id) => document.getElementById(id);
+    const labels = [...new Set(linker.versions.map((v) => v.label).filter((l) => !l.startsWith("before-")))].sort();
+    const list = field("link-versions");
+    for (const label of labels) {
+      const option = document.createElement("option");
+      option.value = label;
+      list.appendChild(option);
+    }
+    if (!field("link-base").value) field("link-base").value = new URL("..", window.location.href).href.replace(/\/+$/, "");
+    function run(event) {
+      if (event) event.preventDefault();
+      const value = (id) => (field(id).value.trim() === "" ? null : field(id).value.trim());
+      const options = { baseUrl: field("link-base").value.trim(), game: value("link-game"), pin: value("link-pin"), asOf: value("link-as-of") };
+      const problems = field("link-problems");
+      problems.textContent = "";
+      try {
+        const result = linker.link(field("link-input").value, field("link-format").value, options);
+        field("link-output").value = result.text;
+        for (const line of result.problems) {
+          const item = document.createElement("li");
+          item.textContent = line;
+          problems.appendChild(item);
+        }
+        field("link-status").textContent = result.links + " linked, " + result.problems.length + " left unlinked";
+      } catch (error) {
+        field("link-output").value = "";
+        field("link-status").textContent = "Error: " + error.message;
+      }
+    }
+    form.addEventListener("submit", run);
+    field("link-copy").addEventListener("click", function () {
+      if (navigator.clipboard) navigator.clipboard.writeText(field("link-output").value);
+    });
+    form.dataset.ready = "true";
+  }
+
+  Promise.all([loadScript("link-grammar.js"), loadScript("link-data.js")]).then(function () {
+    const linker = makeLinker(window.RULES_KB_LINK_GRAMMAR, window.RULES_KB_LINK_DATA);
+    window.rulesKbLinker = linker;
+    setUp(linker);
+  }).catch(function (error) {
+    const status = document.getElementById("link-status");
+    if (status !== null) status.textContent = "Error: " + error.message;
+  });
+})();

@@ -1,0 +1,100 @@
+"""``rules-kb link`` at the command line: output, FILE:LINE:COL problems, exit status, options."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+from notes_cases import BASE_URL, NOTES
+
+from rules_kb.notes.assets import translate_pattern
+
+
+def test_links_a_file_and_reports_problems_with_positions(cli) -> None:
+    note = NOTES / "en-unknown.md"
+    code, out, err = cli("link", str(note), "--base-url", BASE_URL)
+    assert code == 1
+    assert out == (NOTES / "en-unknown.expected.md").read_text(encoding="utf-8")
+    assert err.splitlines() == [
+        f"{note}:1:20: DM 507.9: no rule 507.9 in Duel Masters",
+        f"{note}:1:33: MTG 999.9a: no rule 999.9a in Magic",
+    ]
+
+
+def test_clean_note_exits_zero(cli) -> None:
+    code, out, err = cli("link", str(NOTES / "html-list.html"), "--game", "mtg", "--base-url", BASE_URL)
+    assert (code, err) == (0, "")
+    assert out == (NOTES / "html-list.expected.html").read_text(encoding="utf-8")
+
+
+def test_check_reports_without_printing_the_note(cli) -> None:
+    code, out, err = cli("link", "--check", str(NOTES / "html-unknown.html"))
+    assert code == 1
+    assert out == ""
+    assert [line.split(": ", 1)[0].rsplit(":", 2)[1:] for line in err.splitlines()] == [["2", "7"], ["3", "7"]]
+
+
+def test_standard_input_and_format_option(cli, monkeypatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO("総合ルール 507.3c を見よ。\n".encode())))
+    code, out, err = cli("link", "-", "--format", "text", "--game", "dm")
+    assert (code, err) == (0, "")
+    assert out == "総合ルール 507.3c[1] を見よ。\n\n[1]: /dm/rule/507.3c/\n"  # no base URL: root paths
+
+
+def test_as_of_picks_the_text_in_force_around_the_2021_09_07_rewrite(cli, tmp_path) -> None:
+    """Duel Masters 507.2a: the fan translation of 1.20 before the notice, the notice's text from that day."""
+    note = tmp_path / "note.md"
+    note.write_text("DM 507.2a\n", encoding="utf-8")
+    _, before, _ = cli("link", str(note), "--as-of", "2021-09-06")
+    _, after, _ = cli("link", str(note), "--as-of", "2021-09-07")
+    assert before == "[DM 507.2a](/dm/en/1.20/507/#507.2a)\n"
+    assert after == "[DM 507.2a](/dm/ja/2021-09-07/507/#507.2a)\n"
+
+
+def test_bad_options_are_one_error_line(cli, tmp_path) -> None:
+    note = tmp_path / "note.txt"
+    note.write_text("DM 507.2a\n", encoding="utf-8")
+    code, out, err = cli("link", str(note), "--pin", "9.99")
+    assert (code, out) == (1, "")
+    assert err.startswith("Error: --pin '9.99': no version with rule texts has that label (1.13, 1.17,")
+    code, out, err = cli("link", str(note), "--as-of", "2021-13-01")
+    assert (code, out, err) == (1, "", "Error: --as-of '2021-13-01': expected a date YYYY-MM-DD\n")
+    note.write_bytes(b"rule 509.1a \xff\n")
+    code, out, err = cli("link", str(note))
+    assert (code, out) == (1, "")
+    assert err == f"Error: {note}:12: not UTF-8 (invalid start byte)\n"
+
+
+def test_translation_to_javascript_syntax() -> None:
+    assert translate_pattern(r"(?P<n>a)(?P=n)", multiline=False) == r"(?<n>a)\k<n>"
+    assert translate_pattern(r"(?ai:rule[ \t])x", multiline=False) == r"(?:[Rr][Uu][Ll][Ee][ \t])x"
+    assert translate_pattern(r"v$", multiline=False) == r"v(?=\n?(?![\s\S]))"
+    assert translate_pattern(r"^v$", multiline=True) == r"^v$"
+    for unsupported in (r"\Aa", r"a\Z", r"(?>a)", r"(?s:a)", r"(?i:[a-z])"):
+        try:
+            translate_pattern(unsupported, multiline=False)
+        except ValueError:
+            continue
+        raise AssertionError(f"{unsupported!r} was translated")
+
+
+def test_note_index_is_cached_as_json(cli, cache_dir) -> None:
+    import json
+
+    from conftest import CORPUS
+
+    from rules_kb.ask.knowledge import cache_key
+    from rules_kb.notes.index import cached_note_index
+
+    cli("link", "--check", str(NOTES / "en-tags.md"))
+    path = cache_dir / f"note-index-{cache_key(CORPUS)}.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data == cached_note_index(CORPUS, cache_dir)
+    assert "507.2a" in data["games"]["dm"]["numbers"]
+
+
+def test_html_that_looks_like_a_url_or_is_empty(cli, tmp_path) -> None:
+    for text in ("https://example.org/dm/rule/507.2a/", "", "notes.html"):
+        note = tmp_path / "note.html"
+        note.write_text(text, encoding="utf-8")
+        assert cli("link", str(note)) == (0, text, "")

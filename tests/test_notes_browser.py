@@ -1,0 +1,87 @@
+"""The link page: the browser links every fixture note exactly as ``rules-kb link`` does."""
+
+from __future__ import annotations
+
+import shutil
+
+import markdown
+import pytest
+from conftest import ROOT
+from notes_cases import BASE_URL, read_cases
+
+from rules_kb.notes.assets import DATA_FILE, GRAMMAR_FILE, write_link_assets
+
+SITE = ROOT / "site"
+SHELL = """<!DOCTYPE html>
+<html lang="ja"><head><meta charset="utf-8"><title>Link a judge note</title></head>
+<body>{body}</body></html>
+"""
+
+
+@pytest.fixture(scope="module")
+def link_site(knowledge, tmp_path_factory):
+    """A folder laid out like the built site: /link/ (the page), /assets/ (script and generated data)."""
+    folder = tmp_path_factory.mktemp("link-site")
+    body = markdown.markdown((SITE / "link.md").read_text(encoding="utf-8"))
+    (folder / "link").mkdir()
+    (folder / "link" / "index.html").write_text(SHELL.format(body=body), encoding="utf-8")
+    (folder / "assets").mkdir()
+    shutil.copy(SITE / "assets" / "link.js", folder / "assets" / "link.js")
+    write_link_assets(knowledge, folder)
+    return folder
+
+
+def test_assets_are_generated_and_deterministic(knowledge, link_site, tmp_path) -> None:
+    write_link_assets(knowledge, tmp_path)
+    for name in (GRAMMAR_FILE, DATA_FILE):
+        assert (tmp_path / name).read_bytes() == (link_site / name).read_bytes()
+    data = (link_site / DATA_FILE).read_text(encoding="utf-8")
+    assert '"pinned":"/dm/ja/1.38/{section}/#{anchor}"' in data  # links.pinned_rule, as a template
+    assert '"rule_page":"/mtg/rule/{anchor}/"' in data
+
+
+def test_script_holds_no_copy_of_the_grammar() -> None:
+    script = (SITE / "assets" / "link.js").read_text(encoding="utf-8")
+    for fragment in ("参考", "総合", "０-９", "and|or", "[Vv]er", "DM|MTG", "https?"):
+        assert fragment not in script
+
+
+def open_page(page, serve_dir, folder) -> None:
+    page.goto(serve_dir(folder) + "link/")
+    page.wait_for_selector("#link-form[data-ready=true]", timeout=15000)
+
+
+def run_in_page(page, text: str, fmt: str, game: str | None, pin: str | None, as_of: str | None):
+    page.select_option("#link-format", fmt)
+    page.select_option("#link-game", game or "")
+    page.fill("#link-pin", pin or "")
+    page.fill("#link-as-of", as_of or "")
+    page.fill("#link-base", BASE_URL)
+    page.fill("#link-input", text)
+    page.click("#link-run")
+    return page.input_value("#link-output"), page.locator("#link-problems li").all_inner_texts()
+
+
+def test_page_links_every_fixture_note_as_the_command_does(page, serve_dir, link_site) -> None:
+    open_page(page, serve_dir, link_site)
+    cases = read_cases()
+    differences = []
+    for case in cases:
+        out, problems = run_in_page(page, case.text(), case.fmt, case.game, case.pin, case.as_of)
+        if out != case.expected() or problems != case.problems:
+            differences.append((case.name, out, problems))
+        again, _ = run_in_page(page, out, case.fmt, case.game, case.pin, case.as_of)
+        if again != out:
+            differences.append((case.name, "not idempotent", again))
+    assert differences == []
+    # Leave a realistic note on screen for the screenshot the fixture saves.
+    mixed = next(case for case in cases if case.name == "en-mixed-ruling")
+    run_in_page(page, mixed.text(), "md", None, None, "2021-09-07")
+    assert page.locator("#link-status").inner_text().endswith("left unlinked")
+
+
+def test_page_reports_bad_options(page, serve_dir, link_site) -> None:
+    open_page(page, serve_dir, link_site)
+    run_in_page(page, "DM 507.2a", "md", None, "9.99", None)
+    assert page.locator("#link-status").inner_text().startswith("Error: --pin '9.99': no version")
+    assert page.input_value("#link-output") == ""
