@@ -198,3 +198,31 @@ def test_a_glossary_list_stays_with_the_entry_that_introduces_it():
     assert [t.term for t in document.terms][document.terms.index(symbol) + 1] == "Fading"
     (lost,) = [a for a in document.anomalies if a.code == "lost-characters"]
     assert lost.message.startswith(f"{document.text.count(chr(0xFFFD))} character(s)")
+
+
+# --- adding a release to the whole history ------------------------------------------------
+
+
+def test_adding_a_release_to_the_history_compares_it_with_the_release_before(cli, tmp_path):
+    """``add`` into the whole history less 2016-07-22 finds 2016-04-08 as the previous release."""
+    from rules_kb.ask.add import manifest_entry
+    from rules_kb.ingest.corpus import MANIFEST as MANIFEST_FILE
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for entry in CORPUS.iterdir():  # curated data and the other folders as they are
+        if entry.name not in (MANIFEST_FILE, "mtg"):
+            (corpus / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
+    kept = [meta for meta in MANIFEST if meta.id != "mtg-cr-2016-07-22"]
+    (corpus / "mtg").mkdir()  # every Magic file but the one to add
+    for meta in kept:
+        if meta.file.startswith("mtg/"):
+            (corpus / meta.file).symlink_to(CORPUS / meta.file)
+    (corpus / MANIFEST_FILE).write_text("\n".join(manifest_entry(meta) for meta in kept), encoding="utf-8")
+    source = tmp_path / "CR-2016-07-22.txt"
+    source.write_bytes((CORPUS / "mtg/CR-2016-07-22.txt").read_bytes())
+    code, out, err = cli("--corpus", str(corpus), "add", str(source), "--version", "2016-07-22")
+    assert code == 0, err
+    assert "2245 rules, 238 examples, 516 terms, 0 anomalies" in out
+    assert "against 2016-04-08: 2083 unchanged, 30 edited, 82 moved, 1 split, 50 added, 1 removed" in out
+    assert load_manifest(corpus)[-1].id == "mtg-cr-2016-07-22"
