@@ -208,8 +208,9 @@ def test_refs_lists_newest_first_and_takes_a_version(cli):
 
 
 def test_glossary_citations_name_the_glossary_not_empty_brackets(cli):
-    code, out, _ = cli("refs", "509.1a", "--game", "mtg", "--version", "2024-11-08")
+    code, out, _ = cli("refs", "403", "--game", "mtg", "--version", "2008-10-01")
     assert code == 0 and "()" not in out
+    assert 'mtg en 2008-10-01: term Ability (glossary) cites "rule 403"' in out.splitlines()
 
 
 def test_explain_help_describes_every_option(cli, capsys):

@@ -109,3 +109,12 @@ def test_long_output_on_a_terminal_goes_through_the_pager(tmp_path):
 
 def test_legend_is_coloured_like_the_marks_it_explains():
     assert colorize(LEGEND) == "legend: \x1b[31m[-deleted-]\x1b[0m \x1b[32m{+inserted+}\x1b[0m"
+
+
+def test_japanese_wrapping_never_splits_a_diff_mark_or_ends_on_an_opening_bracket():
+    text = "    example (editorial): " + "あ" * 50 + "{+《+}小結 座美の花{+》+}" + "い" * 60
+    for width in range(40, 100):
+        lines = wrap(text, width).split("\n")
+        assert all(display_width(line) <= width for line in lines)
+        assert not any(line.rstrip().endswith(("{", "[", "《")) for line in lines), width
+        assert not any(line.lstrip().startswith(("+}", "-]", "}", "》")) for line in lines), width

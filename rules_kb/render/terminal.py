@@ -34,6 +34,9 @@ _CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u20
 # Never at the start of a line in Japanese (kinsoku): closing brackets and punctuation.
 _NO_LINE_START = set("、。，．,.)）」』】〕〉》］}｝:：;；!！?？ー・ゝゞ々ぁぃぅぇぉっゃゅょァィゥェォッャュョ")
 
+_NO_LINE_END = set("(（「『【〔〈《［{｛")
+_MARK_PAIRS = ("[-", "-]", "{+", "+}")
+
 
 @dataclass(frozen=True)
 class Terminal:
@@ -94,14 +97,18 @@ def _cut_at(text: str, room: int) -> int:
             break
         fits = index + 1
     fits = max(fits, 1)
+    if fits < len(text) and (_is_wide(text[fits - 1]) or _is_wide(text[fits])):
+        # Japanese breaks between any two characters, but never before closing punctuation, after an
+        # opening bracket, or inside a diff mark ("{+", "+}").
+        while 1 < fits < len(text) and (text[fits] in _NO_LINE_START or text[fits - 1] in _NO_LINE_END
+                                        or text[fits - 1:fits + 1] in _MARK_PAIRS
+                                        or text[fits:fits + 2] in ("+}", "-]")):
+            fits -= 1
+        return fits
     space = text.rfind(" ", 0, fits + 1)
     leading = len(text) - len(text.lstrip(" "))
     if space > leading:
         return space
-    if _is_wide(text[fits - 1]) or (fits < len(text) and _is_wide(text[fits])):
-        while 1 < fits < len(text) and text[fits] in _NO_LINE_START:
-            fits -= 1  # carry the character before the closing punctuation over with it
-        return fits
     return fits  # one long word (a URL): cut it where the line ends
 
 
