@@ -91,6 +91,11 @@ def test_english_words_match_whole_without_stemming(search_index):
         assert "block" in words
 
 
+def test_limit_bounds_the_results(search_index):
+    assert search(search_index, "block", limit=0) == []
+    assert len(search(search_index, "block", limit=3)) == 3
+
+
 def test_snippet_highlights_the_matched_words(search_index):
     hit = search(search_index, "deathtouch", game="mtg")[0]
     assert hit.number == "702.2"

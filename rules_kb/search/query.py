@@ -108,15 +108,16 @@ def search(index: SearchIndex, query: str, *, game: str | None = None, lang: str
     order = list(ranked)
     if number is not None:
         exact = [g for g, n in enumerate(meta["groupNumber"]) if n == number and allowed[meta["groupLanguage"][g]]]
-        order = exact + [g for g in order if g not in set(exact)]
-    hits = []
+        first = set(exact)
+        order = exact + [g for g in order if g not in first]
+    hits: list[Hit] = []
     for group in order:
+        if len(hits) >= limit:
+            break
         score, doc_id = ranked.get(group, (0, None))
         hit = _hit(index, group, doc_id, score, set(terms), version)
         if hit is not None:
             hits.append(hit)
-        if len(hits) == limit:
-            break
     return hits
 
 

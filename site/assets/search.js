@@ -417,7 +417,13 @@
         return;
       }
       const started = performance.now();
-      const hits = await search(index, query, { game: game.value, lang: lang.value, limit: PAGE_RESULTS });
+      let hits;
+      try {
+        hits = await search(index, query, { game: game.value, lang: lang.value, limit: PAGE_RESULTS });
+      } catch (error) {
+        if (mine === sequence) status.textContent = "The search index could not be loaded (" + error.message + ").";
+        return;
+      }
       if (mine !== sequence) return;
       list.replaceChildren.apply(list, hits.map(function (hit, k) { return renderHit(index, hit, k); }));
       selected = -1;
