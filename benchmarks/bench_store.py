@@ -43,6 +43,8 @@ def run(argv: list[str], cache: Path, source: Path) -> dict:
     result = json.loads(out.stdout)
     if result["code"] != 0:
         raise SystemExit(f"{' '.join(argv)} failed: {result['err']}")
+    for line in result["err"].splitlines():  # a rebuild where none was expected would skew the figures
+        print(f"  ({argv[-2]} {argv[-1]}: {line})", flush=True)
     return result
 
 

@@ -179,3 +179,9 @@ def test_a_lookup_imports_no_pickle_networkx_or_sudachi(stored, cache_dir):
     assert result.stderr == ""
     assert result.stdout.splitlines()[-1] == "[] 0"
     assert "The defending player chooses which creatures they control" in result.stdout
+
+
+def test_two_builds_write_byte_identical_stores(tmp_path):
+    corpus = small_corpus(tmp_path / "corpus", DM_SEEDS)
+    first, second = build_store(corpus, tmp_path / "one"), build_store(corpus, tmp_path / "two")
+    assert first.read_bytes() == second.read_bytes()

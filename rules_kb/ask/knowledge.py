@@ -5,8 +5,9 @@ never found rather than detected: a parsed document is keyed by its bytes' sha25
 manifest entry and the source of the parsing stages; an alignment of two adjacent complete
 releases by the texts of both, the forced matches that concern them and the source of the
 aligning stages. Adding a release therefore parses one document and aligns it with its
-neighbours. Missing entries are computed in parallel processes. Nothing is unpickled:
-a cache file is read as JSON and a malformed one is recomputed.
+neighbours. Missing entries are computed in parallel worker processes (which exchange
+data with this one over pipes, never through a file). A cache file is read as JSON only,
+and a malformed one is recomputed.
 
 This module assembles the stages; like the CLI it sits above them.
 """

@@ -46,6 +46,8 @@ def build_store(corpus: Path, cache_dir: Path, report=None) -> Path:
         relevant = relevant_forced(knowledge.forced, game, lang, old, new)
         alignments.append((relevant, catalog.alignments[(game, lang, old, new, relevant)]))
     path = store_path(corpus, cache_dir)
+    for old in cache_dir.glob("knowledge-*.pickle"):  # left by versions before the store: deleted, never read
+        old.unlink(missing_ok=True)
     write_store(path, catalog, knowledge.graph, alignments, {"input_key": key, "files": _file_stats(corpus)})
     return path
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 
-FORMAT = "rules-kb-store 1"
+FORMAT = "rules-kb-store 2"
 
 DDL = """
 CREATE TABLE meta (            -- format, input key, counts, corpus file stats
@@ -21,7 +21,9 @@ CREATE TABLE documents (       -- manifest entries, in manifest order
     id TEXT PRIMARY KEY, position INTEGER NOT NULL, file TEXT, sha256 TEXT, game TEXT, languages TEXT,
     format TEXT, kind TEXT, versions TEXT, dates TEXT, source TEXT, note TEXT, digest TEXT NOT NULL);
 CREATE TABLE versions (        -- every version of a game and language; kinds: full, excerpt, change-notice, ...
-    game TEXT, lang TEXT, label TEXT, date TEXT, kinds TEXT, documents TEXT, digest TEXT NOT NULL,
+    game TEXT, lang TEXT, label TEXT, date TEXT, kinds TEXT, documents TEXT,
+    rule_count INTEGER, first_rule INTEGER,  -- how many rule texts, and the id of the first (catalog order)
+    digest TEXT NOT NULL,
     PRIMARY KEY (game, lang, label));
 CREATE TABLE rule_texts (      -- what one version of one rule says, in one document
     id INTEGER PRIMARY KEY,    -- catalog order: game, language, version order, number, document

@@ -73,21 +73,18 @@ class VersionRules(Mapping):
         return len(self._all)
 
     def __bool__(self) -> bool:
-        return self.key in self.texts.nonempty
+        return self.key in self.texts._holding
 
 
 class StoreTexts(Mapping):
     """(game, lang, version) -> ``VersionRules``; one query per rule number asked about."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, nonempty: list[tuple[str, str, str]]) -> None:
         self.store = store
+        self.nonempty = nonempty  # versions holding rules, in catalog order
+        self._holding = set(nonempty)
         self._versions: dict[tuple, VersionRules] = {}
         self._numbers: dict[RuleNumber, dict[tuple, list[RuleText]]] = {}
-
-    @cached_property
-    def nonempty(self) -> list[tuple[str, str, str]]:
-        return [tuple(k) for k in self.store.raw("SELECT game, lang, version FROM rule_texts GROUP BY game, lang, "
-                                                 "version ORDER BY min(id)")]
 
     def by_number(self, number: RuleNumber) -> dict[tuple, list[RuleText]]:
         if number not in self._numbers:
@@ -100,7 +97,7 @@ class StoreTexts(Mapping):
         return self._numbers[number]
 
     def get(self, key, default=None):
-        if tuple(key) not in set(self.nonempty):
+        if tuple(key) not in self._holding:
             return default
         return self[key]
 
@@ -183,10 +180,13 @@ class StoreCatalog(Catalog):
 
     def __init__(self, store: Store) -> None:
         versions = {}
-        for game, lang, label, date, kinds, documents in store.rows("SELECT * FROM versions"):
+        holding = []
+        for game, lang, label, date, kinds, documents, rule_count, first_rule in store.rows("SELECT * FROM versions"):
             versions[(game, lang, label)] = VersionInfo(game, lang, label, date, set(json.loads(kinds)),
                                                         json.loads(documents))
-        super().__init__(StoreDocuments(store), versions, StoreTexts(store))
+            if rule_count:
+                holding.append((first_rule, (game, lang, label)))
+        super().__init__(StoreDocuments(store), versions, StoreTexts(store, [key for _, key in sorted(holding)]))
         self.alignments = StoreAlignments(store, self)
         self.store = store
 

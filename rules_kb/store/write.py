@@ -65,10 +65,15 @@ def _fill(db: sqlite3.Connection, catalog: Catalog, graph, alignments: list[Alig
         (d.meta.id, i, d.meta.file, d.meta.sha256, d.meta.game, _json(list(d.meta.languages)), d.meta.format,
          d.meta.kind, _json(list(d.meta.versions)), _json(list(d.meta.dates)), d.meta.source, d.meta.note)
         for i, d in enumerate(documents)))
+    rule_rows = list(_rule_rows(catalog))
+    first: dict[tuple, list[int]] = {}
+    for row in rule_rows:
+        first.setdefault(row[1:4], [row[0], 0])[1] += 1
     counts["versions"] = _insert(db, "versions", (
-        (v.game, v.lang, v.label, v.date, _json(sorted(v.kinds)), _json(v.documents))
-        for _, v in sorted(catalog.versions.items())))
-    counts["rule_texts"] = _insert(db, "rule_texts", _rule_rows(catalog))
+        (v.game, v.lang, v.label, v.date, _json(sorted(v.kinds)), _json(v.documents),
+         first.get(key, [None, 0])[1], first.get(key, [None, 0])[0])
+        for key, v in sorted(catalog.versions.items())))
+    counts["rule_texts"] = _insert(db, "rule_texts", rule_rows)
     counts["terms"] = _insert(db, "terms", (
         (None, t.game, t.lang, t.version, t.term, t.definition, d.meta.id, _json(t.spans))
         for d in documents for t in d.terms))
