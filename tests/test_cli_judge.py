@@ -132,9 +132,10 @@ def test_an_unknown_version_is_named_as_such_with_the_nearest_labels(cli):
 
 
 def test_an_unknown_game_is_one_clear_line(cli):
-    with pytest.raises(SystemExit) as exit_:
-        cli("show", "507.2a", "--game", "pokemon")
-    assert exit_.value.code != 0
+    code, out, err = cli("show", "507.2a", "--game", "pokemon")
+    assert code == 1 and out == ""
+    assert err.startswith("Error: rules-kb show: argument --game: unknown game 'pokemon'")
+    assert err.count("\n") == 1
 
 
 def test_a_language_the_rule_lacks_is_an_error_not_empty_output(cli):

@@ -8,7 +8,7 @@ from rules_kb.render.visible import make_visible
 
 
 @pytest.mark.parametrize(("argv", "words"), [
-    (["add", "--game", "chess", "x.txt"], "rules-kb add: argument --game: invalid choice: 'chess'"),
+    (["add", "--game", "chess", "x.txt"], "rules-kb add: argument --game: unknown game 'chess'"),
     (["frobnicate"], "rules-kb: argument COMMAND: invalid choice: 'frobnicate'"),
     (["show"], "rules-kb show: the following arguments are required: rule"),
     (["diff", "--game", "mtg"], "rules-kb diff: the following arguments are required"),

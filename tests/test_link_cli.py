@@ -78,18 +78,16 @@ def test_translation_to_javascript_syntax() -> None:
         raise AssertionError(f"{unsupported!r} was translated")
 
 
-def test_note_index_is_cached_as_json(cli, cache_dir) -> None:
+def test_note_index_is_cached_as_json(cli, cache_dir, subset_corpus) -> None:
     import json
-
-    from conftest import CORPUS
 
     from rules_kb.ask.knowledge import cache_key
     from rules_kb.notes.index import cached_note_index
 
     cli("link", "--check", str(NOTES / "en-tags.md"))
-    path = cache_dir / f"note-index-{cache_key(CORPUS)}.json"
+    path = cache_dir / f"note-index-{cache_key(subset_corpus)}.json"  # the cli fixture reads the subset
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data == cached_note_index(CORPUS, cache_dir)
+    assert data == cached_note_index(subset_corpus, cache_dir)
     assert "507.2a" in data["games"]["dm"]["numbers"]
 
 

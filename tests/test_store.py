@@ -36,9 +36,9 @@ def small_corpus(path, ids: list[str]):
 
 
 @pytest.fixture(scope="session")
-def stored(cache_dir):
-    """The store of the whole corpus, in the cache the CLI tests use (built once per session)."""
-    return open_store(CORPUS, cache_dir)
+def stored(cache_dir, subset_corpus):
+    """The store of the tests' corpus, in the cache the CLI tests use (built once per session)."""
+    return open_store(subset_corpus, cache_dir)
 
 
 def test_store_holds_what_the_knowledge_base_holds(stored, knowledge):
@@ -167,12 +167,12 @@ def test_a_malformed_cache_entry_is_recomputed(tmp_path):
     assert report.parsed == DM_SEEDS and report.parses_reused == 0
 
 
-def test_a_lookup_imports_no_pickle_networkx_or_sudachi(stored, cache_dir):
+def test_a_lookup_imports_no_pickle_networkx_or_sudachi(stored, cache_dir, subset_corpus):
     """A warm ``show`` in a fresh interpreter: the modules that load code from data, or cost seconds, stay out."""
     program = (
         "import sys; from pathlib import Path; from rules_kb.cli import common; "
         f"common.DEFAULT_CACHE = Path({str(cache_dir)!r}); from rules_kb import cli; "
-        "code = cli.main(['show', '509.1a']); "
+        f"code = cli.main(['--corpus', {str(subset_corpus)!r}, 'show', '509.1a']); "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pickle', '_pickle', 'networkx', 'sudachipy', "
         "'mkdocs', 'multiprocessing', 'concurrent') or m.startswith('rules_kb.sources.')), code)")
     result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, timeout=120)

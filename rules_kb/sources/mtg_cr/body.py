@@ -298,11 +298,12 @@ def _add_example(builder: _Builder | None, line: Line, release: Release, tally: 
         _orphan(line, parsed, "an example before any rule")
         return
     # The span covers the ``Example:`` label; the text does not (printers add their own label).
-    example = Example(line.text[_EXAMPLE.match(line.text).end():].strip(), [line.span()])
+    unlabelled = line.text[_EXAMPLE.match(line.text).end():].strip()
+    example = Example(unlabelled, [line.span()])
     builder.rule.examples.append(example)
     builder.finish_example()
     builder.example = example
-    builder.example_text = Paragraphs(release, line.stripped)
+    builder.example_text = Paragraphs(release, unlabelled)
     if line.text != line.text.lstrip():
         tally.add("indented-example", line.start, f"example of {builder.rule.number}")
 
