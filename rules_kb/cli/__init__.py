@@ -12,12 +12,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from rules_kb.cli import compare_commands, corpus_commands, graph_commands, rule_commands
+from rules_kb.cli import compare_commands, corpus_commands, graph_commands, rule_commands, site_commands
 from rules_kb.cli.common import DEFAULT_CORPUS
 from rules_kb.errors import RulesKbError
 
 # One module per group of commands, each with ``register(commands)``; the order is --help's.
-COMMAND_GROUPS = (corpus_commands, rule_commands, compare_commands, graph_commands)
+COMMAND_GROUPS = (corpus_commands, rule_commands, compare_commands, graph_commands, site_commands)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

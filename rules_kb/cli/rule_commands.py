@@ -16,7 +16,7 @@ from rules_kb.ask.query import (
     show,
 )
 from rules_kb.cli.common import open_knowledge
-from rules_kb.render.textformat import format_text
+from rules_kb.render.textformat import format_text, history_record
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -75,10 +75,7 @@ def run_history(args: argparse.Namespace) -> int:
     documents = {g: documents_about(knowledge, number, g) for g in games}
     moves = {g: renumbering_of(knowledge, number, g) for g in games}
     if args.json:
-        records = [{**t.to_record(), "new_era": new_era} for t, new_era in zip(texts, era_starts(knowledge, texts),
-                                                                                 strict=True)]
-        print(json.dumps({"texts": records, "documents": documents, "renumbering": moves},
-                         ensure_ascii=False, indent=2))
+        print(json.dumps(history_record(knowledge, number, args.game, args.lang), ensure_ascii=False, indent=2))
         return 0
     for text, new_era in zip(texts, era_starts(knowledge, texts), strict=True):
         if new_era:
