@@ -27,7 +27,8 @@ def internal_links(site: Path, file: Path, tree) -> list[tuple[str, str]]:
     """(target root path, fragment) of every link and resource staying on the site."""
     base = url_of(site, file)
     out = []
-    for element, attribute in [(e, "href") for e in tree.iter("a", "link")] + [(e, "src") for e in tree.iter("script", "img")]:
+    found = [(e, "href") for e in tree.iter("a", "link")] + [(e, "src") for e in tree.iter("script", "img")]
+    for element, attribute in found:
         value = element.get(attribute)
         if not value or value.startswith(("mailto:", "data:")):
             continue

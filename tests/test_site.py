@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS, FIXTURES
+from conftest import FIXTURES
 from site_helpers import file_of, internal_links, parse
 
 from rules_kb import links
@@ -15,14 +15,6 @@ from rules_kb.ask.knowledge import build_knowledge
 from rules_kb.site.build import build_site
 
 HOSTILE = FIXTURES / "hostile"
-
-
-@pytest.fixture(scope="session")
-def real_site(tmp_path_factory, knowledge) -> Path:
-    """The site of the real corpus, built once per session (mkdocs runs in strict mode)."""
-    out = tmp_path_factory.mktemp("real") / "site"
-    build_site(CORPUS, out, knowledge=knowledge)
-    return out
 
 
 @pytest.fixture(scope="session")
