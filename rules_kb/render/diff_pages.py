@@ -37,13 +37,18 @@ def _pair_pages(game: str, lang: str, comparison: Comparison, shown: dict[str, s
     a = comparison.alignment
     path = links.diff_page(game, lang, a.old_version, a.new_version)
     by_section: dict[str, list[RowChange]] = {}
+    anchors: dict[int, list[str]] = {}  # id(row) → the ids it carries: its numbers, each once per page
+    used: dict[str, set[str]] = {}
     for row in comparison.rows:
         if row.kind != "unchanged":
             section = row_section(row)
             by_section.setdefault(section, []).append(row)
-            for number in (row.pair.old_number, row.pair.new_number):
-                if number is not None:
-                    shown.setdefault(str(number), section)
+            taken = used.setdefault(section, set())
+            numbers = dict.fromkeys(str(n) for n in (row.pair.new_number, row.pair.old_number) if n is not None)
+            anchors[id(row)] = [n for n in numbers if n not in taken]
+            taken.update(numbers)
+            for number in anchors[id(row)]:
+                shown.setdefault(number, section)
     counts = ", ".join(f"{n} {k}" for k, n in comparison.counts().items() if n)
     items = []
     for section in sorted(by_section):
@@ -54,7 +59,7 @@ def _pair_pages(game: str, lang: str, comparison: Comparison, shown: dict[str, s
         summary = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
         items.append(element("li", link(path, links.diff_page(game, lang, a.old_version, a.new_version, section),
                                         section) + esc(f": {summary}"), data_kinds=" ".join(sorted(kinds))))
-        yield _section_page(game, lang, comparison, section, rows)
+        yield _section_page(game, lang, comparison, section, rows, anchors)
     notes = "".join(element("li", esc(note)) for note in a.notes)
     unknown = ""
     if a.unknown_old or a.unknown_new:
@@ -77,10 +82,10 @@ def _version_links(path: str, game: str, lang: str, old: str, new: str) -> str:
                        link(path, links.game_page(game), "all versions")])
 
 
-def _section_page(game: str, lang: str, comparison: Comparison, section: str, rows: list[RowChange]) -> Page:
+def _section_page(game: str, lang: str, comparison: Comparison, section: str, rows: list[RowChange],
+                  anchors: dict[int, list[str]]) -> Page:
     a = comparison.alignment
     path = links.diff_page(game, lang, a.old_version, a.new_version, section)
-    used: set[str] = set()
     body = [element("h1", esc(f"{GAME_NAMES[game]} {LANG_NAMES[lang]}: {a.old_version} → {a.new_version}, "
                                f"{section}")),
             element("p", link(path, links.diff_page(game, lang, a.old_version, a.new_version),
@@ -88,12 +93,12 @@ def _section_page(game: str, lang: str, comparison: Comparison, section: str, ro
                     + _version_links(path, game, lang, a.old_version, a.new_version), class_="rk-nav"),
             HIDE_CONTROL]
     for row in rows:
-        body.append(_row_html(path, game, lang, comparison, row, used))
+        body.append(_row_html(path, game, lang, comparison, row, anchors[id(row)]))
     return Page(path, f"{game} {lang} diff {a.old_version}..{a.new_version} {section}",
                 element("div", "".join(body), class_="rk-page rk-diff-page"))
 
 
-def _row_html(path: str, game: str, lang: str, comparison: Comparison, row: RowChange, used: set[str]) -> str:
+def _row_html(path: str, game: str, lang: str, comparison: Comparison, row: RowChange, ids: list[str]) -> str:
     a, pair = comparison.alignment, row.pair
     ends = []
     if pair.old is not None:
@@ -123,7 +128,5 @@ def _row_html(path: str, game: str, lang: str, comparison: Comparison, row: RowC
         text = pair.new or pair.old
         parts.append(element("div", text_html(" ".join(p for p in (text.title, text.text) if p)), class_="rk-text",
                              lang=lang))
-    number = str(pair.new_number or pair.old_number)
-    anchor = number if number not in used else None
-    used.add(number)
-    return element("div", "".join(parts), class_=f"rk-row {row.kind}", id=anchor)
+    extra = "".join(element("span", "", id=other, class_="rk-anchor") for other in ids[1:])
+    return element("div", extra + "".join(parts), class_=f"rk-row {row.kind}", id=ids[0] if ids else None)
