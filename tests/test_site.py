@@ -151,3 +151,14 @@ def test_two_builds_are_byte_identical(hostile_site, tmp_path):
     second = {p.relative_to(again): p.read_bytes() for p in sorted(again.rglob("*")) if p.is_file()}
     assert first.keys() == second.keys()
     assert [k for k in first if first[k] != second[k]] == []
+
+
+def test_build_command_says_how_to_open_the_site(cli, tmp_path):
+    code, out, err = cli("--corpus", str(HOSTILE), "build", "--out", str(tmp_path / "site"))
+    assert code == 0, err
+    assert "rules-kb serve --dir" in out and (tmp_path / "site" / "mtg" / "rule" / "100.1a" / "index.html").is_file()
+
+
+def test_serve_refuses_a_folder_without_a_site(cli, tmp_path):
+    code, _, err = cli("serve", "--dir", str(tmp_path), "--port", "0")
+    assert code == 1 and err.startswith("Error: ") and "no built site" in err
