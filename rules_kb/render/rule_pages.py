@@ -24,6 +24,7 @@ from rules_kb.render.neighbourhood import neighbourhood_html
 from rules_kb.render.rule_notices import rule_notices
 from rules_kb.render.rule_text import rule_text_html
 from rules_kb.render.site_data import GAMES, LANGS, SiteData
+from rules_kb.render.story_pages import STORY_GAMES, story_numbers
 
 ENTRY_LABELS = {
     "ja": {"unchanged": "{first}から{last}まで変更なし（{count}版）", "changes": "{prev}からの変更",
@@ -48,8 +49,9 @@ class Entry:
 
 def rule_pages(site: SiteData) -> Iterator[Page]:
     for game in GAMES:
+        stories = set(story_numbers(site, game)) if game in STORY_GAMES else set()
         for number in sorted(site.numbers[game]):
-            yield rule_page(site, game, number)
+            yield rule_page(site, game, number, stories)
 
 
 def collapse(texts: list[RuleText], starts: list[bool]) -> list[Entry]:
@@ -64,7 +66,7 @@ def collapse(texts: list[RuleText], starts: list[bool]) -> list[Entry]:
     return entries
 
 
-def rule_page(site: SiteData, game: str, number: RuleNumber) -> Page:
+def rule_page(site: SiteData, game: str, number: RuleNumber, stories: set[RuleNumber] = frozenset()) -> Page:
     knowledge = site.knowledge
     path = links.rule_page(game, number)
     texts = history(knowledge, number, game)
@@ -78,7 +80,9 @@ def rule_page(site: SiteData, game: str, number: RuleNumber) -> Page:
             columns.append(_column(site, path, lang, entries, moves))
     title = f"{GAME_NAMES[game]} {number}"
     parts = [element("h1", esc(title) + copy_buttons(path, None, path)),
-             element("p", link(path, links.game_page(game), f"{GAME_NAMES[game]}: all versions"), class_="rk-nav"),
+             element("p", " · ".join([link(path, links.game_page(game), f"{GAME_NAMES[game]}: all versions")] + (
+                 [link(path, links.story_page(game, RuleNumber(number.section)), f"the story of {number.section}")]
+                 if RuleNumber(number.section) in stories else [])), class_="rk-nav"),
              rule_notices(site, path, game, number, texts),
              element("div", "".join(columns), class_="rk-columns" if len(columns) > 1 else "rk-column-one"),
              _trail(path, game, moves),
