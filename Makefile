@@ -14,11 +14,13 @@ $(BIN)/rules-kb: pyproject.toml
 
 setup: $(BIN)/rules-kb
 
-# Ingest the corpus, write the model (build/model.jsonl), the graph (build/graph.json) and the store.
+# Ingest the corpus, write the model (build/model.jsonl), the graph (build/graph.json) and the
+# store, then build the static site into build/site (it prints how to open it).
 build: setup
 	$(BIN)/rules-kb ingest --json build/model.jsonl
 	$(BIN)/rules-kb graph export --format json build/graph.json
 	$(BIN)/rules-kb store
+	$(BIN)/rules-kb build --out build/site
 
 # Browser tests drive Debian's chromium (Playwright may not download a browser of its own) and
 # need CJK fonts to render Japanese; installed with apt when missing (CI runs as root).

@@ -69,6 +69,41 @@ def api_versions(game: str) -> str:
     return f"/api/{game}/versions.json"
 
 
+def game_page(game: str) -> str:
+    """A game's home and timeline: ``/dm/``."""
+    return f"/{game}/"
+
+
+def story_page(game: str, number: RuleNumber) -> str:
+    """The story of a rule told for a reader (``explain``): ``/dm/story/507/``."""
+    return f"/{game}/story/{anchor(number)}/"
+
+
+def notice_page(game: str, document: str) -> str:
+    """One change notice or commentary document as the corpus holds it: ``/dm/notice/seed-001/``."""
+    return f"/{game}/notice/{_part(document)}/"
+
+
+def drift_page(game: str) -> str:
+    """Where the translations of a game say something other than their label claims."""
+    return f"/{game}/drift/"
+
+
+def compare_page(game: str) -> str:
+    """The in-browser comparison of any two versions (reads ``api_version`` files)."""
+    return f"/{game}/compare/"
+
+
+def api_version(game: str, lang: str, version: str) -> str:
+    """JSON of every rule text of one version, for comparisons in the browser: ``/api/dm/ja/1.48.json``."""
+    return f"/api/{game}/{lang}/{_part(version)}.json"
+
+
+def search_cites(number: RuleNumber) -> str:
+    """The search page asked who cites a rule: ``/search/?q=cites:507.2a`` (the search page reads ``q``)."""
+    return f"/search/?q=cites:{anchor(number)}"
+
+
 def relative(from_page: str, to: str) -> str:
     """``to`` as a link relative to the page at ``from_page`` (both root paths, pages end in ``/``).
 

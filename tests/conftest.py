@@ -150,3 +150,13 @@ def serve_dir():
     yield start
     for server in servers:
         server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def real_site(tmp_path_factory, knowledge) -> Path:
+    """The site of the real corpus, built once per session (mkdocs runs in strict mode)."""
+    from rules_kb.site.build import build_site
+
+    out = tmp_path_factory.mktemp("real") / "site"
+    build_site(CORPUS, out, knowledge=knowledge)
+    return out

@@ -23,6 +23,7 @@ from rules_kb.cli import (
     link_commands,
     rule_commands,
     search_commands,
+    site_commands,
     store_commands,
 )
 from rules_kb.cli.common import DEFAULT_CORPUS, OUTPUT_HELP
@@ -31,7 +32,7 @@ from rules_kb.render.visible import make_visible
 
 # One module per group of commands, each with ``register(commands)``; the order is --help's.
 COMMAND_GROUPS = (corpus_commands, rule_commands, compare_commands, graph_commands, store_commands,
-                  search_commands, link_commands)
+                  search_commands, link_commands, site_commands)
 
 
 class ArgumentParser(argparse.ArgumentParser):

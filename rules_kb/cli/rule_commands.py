@@ -27,7 +27,7 @@ from rules_kb.cli.common import (
     print_text,
 )
 from rules_kb.ingest.corpus import GAMES, LANGUAGES
-from rules_kb.render.textformat import format_text, same_text_once
+from rules_kb.render.textformat import format_text, history_record, same_text_once
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -104,18 +104,19 @@ def run_refs(args: argparse.Namespace) -> int:
 def run_history(args: argparse.Namespace) -> int:
     def ask(knowledge):
         number, game = _read_rule(args, knowledge)
+        if args.json:  # the record the site's /api/{game}/rule/{rule}.json holds
+            return history_record(knowledge, number, game, args.lang)
         texts = history(knowledge, number, game, args.lang)
         games = sorted({t.game for t in texts})
         documents = {g: documents_about(knowledge, number, g) for g in games}
         moves = {g: renumbering_of(knowledge, number, g) for g in games}
         return texts, era_starts(knowledge, texts), documents, moves
 
-    texts, eras, documents, moves = answer(args, ask)
+    result = answer(args, ask)
     if args.json:
-        records = [{**t.to_record(), "new_era": new_era} for t, new_era in zip(texts, eras, strict=True)]
-        print(json.dumps({"texts": records, "documents": documents, "renumbering": moves},
-                         ensure_ascii=False, indent=2))
+        print(json.dumps(result, ensure_ascii=False, indent=2))
         return 0
+    texts, eras, documents, moves = result
     out = []
     for index, copies in same_text_once(texts):
         text = texts[index]

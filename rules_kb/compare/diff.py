@@ -130,7 +130,13 @@ class TokenDiff:
 
 
 def diff_tokens(old: str, new: str, lang: str) -> TokenDiff:
-    """Tokenize both texts and diff them; ``diff_token_lists`` reuses tokens already made."""
+    """Tokenize both texts and diff them; ``diff_token_lists`` reuses tokens already made.
+
+    Identical texts (most rows of a comparison) skip tokenizing: the result is the one the
+    full path gives, a single equal op and no change.
+    """
+    if old == new:
+        return TokenDiff(old, new, lang, [DiffOp("equal", old, old)] if old else [], 1.0, [])
     return diff_token_lists(old, new, tokenize(old, lang), tokenize(new, lang), lang)
 
 

@@ -51,13 +51,22 @@ class Catalog:
     """Adjacent alignments already computed (``align`` fills it): composing reuses them."""
 
     def version_labels(self, game: str, lang: str) -> list[str]:
-        """Labels of one game and language, oldest first."""
-        infos = [v for (g, lg, _), v in self.versions.items() if g == game and lg == lang]
-        if infos and all(_VERSION_NUMBER.fullmatch(v.label) for v in infos):
-            # A translation numbered release by release orders by its numbers: the dates printed in
-            # it can be wrong (1.13 says March 16th, 2018, three months before 1.8) or missing (1.2.2).
-            return [v.label for v in sorted(infos, key=lambda v: _natural(v.label))]
-        return [v.label for v in sorted(infos, key=VersionInfo.sort_key)]
+        """Labels of one game and language, oldest first.
+
+        Asked for every rule of every page by the site, so the order is kept, keyed by the
+        number of versions (a catalog only ever gains versions).
+        """
+        memo = self.__dict__.setdefault("_label_order", {})
+        key = (game, lang, len(self.versions))
+        if key not in memo:
+            infos = [v for (g, lg, _), v in self.versions.items() if g == game and lg == lang]
+            if infos and all(_VERSION_NUMBER.fullmatch(v.label) for v in infos):
+                # A translation numbered release by release orders by its numbers: the dates printed in
+                # it can be wrong (1.13 says March 16th, 2018, three months before 1.8) or missing (1.2.2).
+                memo[key] = [v.label for v in sorted(infos, key=lambda v: _natural(v.label))]
+            else:
+                memo[key] = [v.label for v in sorted(infos, key=VersionInfo.sort_key)]
+        return list(memo[key])
 
     def rules_in(self, game: str, lang: str, label: str) -> dict[RuleNumber, list[RuleText]]:
         return self.texts.get((game, lang, label), {})

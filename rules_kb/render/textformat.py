@@ -10,9 +10,11 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from rules_kb.model import RuleText, span_extent
+from rules_kb.numbers import RuleNumber
 from rules_kb.render.terminal import LEGEND
 
 if TYPE_CHECKING:  # type names only: show/history must not import the comparison stages
+    from rules_kb.ask.knowledge import Knowledge
     from rules_kb.ask.story import Story
     from rules_kb.compare.changes import Comparison, RowChange
     from rules_kb.ingest.pipeline import Ingested
@@ -120,6 +122,21 @@ def _row_text(row: RowChange) -> str:
         text = (pair.new or pair.old)
         lines.append(f"    {text.title or ''}{' ' if text.title and text.text else ''}{text.text}")
     return "\n".join(lines)
+
+
+def history_record(knowledge: Knowledge, number: RuleNumber, game: str | None = None,
+                   lang: str | None = None) -> dict:
+    """Every text of a number with its era flag, the documents about it and its renumbering trail:
+    what ``history --json`` prints and what the site's ``/api/{game}/rule/{rule}.json`` holds."""
+    from rules_kb.ask.query import documents_about, era_starts, history, renumbering_of
+
+    texts = history(knowledge, number, game, lang)
+    games = sorted({t.game for t in texts})
+    records = [{**t.to_record(), "new_era": new_era}
+               for t, new_era in zip(texts, era_starts(knowledge, texts), strict=True)]
+    return {"texts": records,
+            "documents": {g: documents_about(knowledge, number, g) for g in games},
+            "renumbering": {g: renumbering_of(knowledge, number, g) for g in games}}
 
 
 def story_record(story: Story) -> dict:

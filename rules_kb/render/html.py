@@ -1,0 +1,73 @@
+"""Small HTML helpers for the site's generated pages: escaping, elements, page records.
+
+Every page is written as one raw HTML block inside a Markdown file: Python-Markdown passes
+it through untouched, so source text (which may hold ``**b**``, ``{{ x }}`` or ``<script>``)
+is escaped exactly once, here, and never read as Markdown or markup.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass
+
+from rules_kb import links
+
+LANG_NAMES = {"ja": "日本語", "en": "English"}
+GAME_NAMES = {"dm": "Duel Masters", "mtg": "Magic: The Gathering"}
+
+
+def esc(text: object) -> str:
+    """Text (never markup) for an element's content or a quoted attribute."""
+    return html.escape(str(text), quote=True)
+
+
+def attrs(**values: object) -> str:
+    """`` name="value"`` pairs, escaped; ``None`` and ``False`` values are left out, ``class_`` → ``class``."""
+    out = []
+    for name, value in values.items():
+        if value is None or value is False:
+            continue
+        name = name.rstrip("_").replace("_", "-")
+        out.append(f' {name}' if value is True else f' {name}="{esc(value)}"')
+    return "".join(out)
+
+
+def element(tag: str, content: str = "", **values: object) -> str:
+    """``<tag ...>content</tag>``; ``content`` is already HTML."""
+    return f"<{tag}{attrs(**values)}>{content}</{tag}>"
+
+
+def link(page: str, target: str, label: str, **values: object) -> str:
+    """An ``<a>`` from the page at root path ``page`` to the root path ``target``, relative."""
+    return element("a", esc(label), href=links.relative(page, target), **values)
+
+
+def copy_buttons(page: str, pinned: str | None, independent: str) -> str:
+    """Copy-link controls (site.js copies the absolute URL of ``data-copy``)."""
+    buttons = []
+    if pinned is not None:
+        buttons.append(element("button", "copy pinned link", type="button", class_="rk-copy",
+                               data_copy=links.relative(page, pinned), title="copy this version's permalink"))
+    buttons.append(element("button", "copy rule link", type="button", class_="rk-copy",
+                           data_copy=links.relative(page, independent), title="copy the version-independent permalink"))
+    return element("span", "".join(buttons), class_="rk-copies")
+
+
+@dataclass(frozen=True)
+class Page:
+    """One generated page: its root path (``/dm/rule/507.2a/``), title and HTML body."""
+
+    path: str
+    title: str
+    body: str
+
+    def markdown(self) -> str:
+        """The page as a Markdown source: a title in front matter, the body as one raw HTML block."""
+        return f"---\ntitle: {json.dumps(self.title, ensure_ascii=False)}\n---\n\n{self.body}\n"
+
+
+def text_html(text: str) -> str:
+    """Source text as HTML content; newlines become ``&#10;`` so a page's raw HTML block never
+    holds a blank line (CSS ``white-space: pre-line`` shows them)."""
+    return esc(text).replace("\n", "&#10;")

@@ -1,0 +1,253 @@
+"""The version-independent page of each rule number (``/dm/rule/507.2a/``).
+
+Every version of both languages, side by side; consecutive identical versions collapsed
+into one entry (pages grow with distinct texts, not with releases); each era of a reused
+number apart, with the break marked and the lineage linked; the notices a reader needs
+when the two languages do not state the same rule; citations in and out; change notices,
+commentary, the analogue in the other game, and the rule's neighbourhood.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from rules_kb import links
+from rules_kb.ask.query import analogues_of, citations_of, documents_about, era_starts, history, renumbering_of
+from rules_kb.compare.diff import diff_tokens, render_html
+from rules_kb.compare.similarity import comparable_text
+from rules_kb.kb.graph import text_id
+from rules_kb.model import RuleText
+from rules_kb.numbers import RuleNumber
+from rules_kb.render.html import GAME_NAMES, LANG_NAMES, Page, copy_buttons, element, esc, link, text_html
+from rules_kb.render.neighbourhood import neighbourhood_html
+from rules_kb.render.rule_notices import rule_notices
+from rules_kb.render.rule_text import rule_text_html
+from rules_kb.render.site_data import GAMES, LANGS, SiteData
+from rules_kb.render.story_pages import STORY_GAMES, story_numbers
+
+ENTRY_LABELS = {
+    "ja": {"unchanged": "{first}から{last}まで変更なし（{count}版）", "changes": "{prev}からの変更",
+           "era": "{version}以降、この番号は別のルールです。"},
+    "en": {"unchanged": "unchanged from {first} to {last}, {count} releases", "changes": "changes from {prev}",
+           "era": "From {version} on, this number is another rule."},
+}
+
+
+@dataclass
+class Entry:
+    """Consecutive versions of one language that say exactly the same thing."""
+
+    texts: list[RuleText]
+    new_era: bool
+    key: tuple = field(default=())
+
+    @property
+    def labels(self) -> list[str]:
+        return list(dict.fromkeys(t.version for t in self.texts))
+
+
+def rule_pages(site: SiteData) -> Iterator[Page]:
+    for game in GAMES:
+        stories = set(story_numbers(site, game)) if game in STORY_GAMES else set()
+        for number in sorted(site.numbers[game]):
+            yield rule_page(site, game, number, stories)
+
+
+def collapse(texts: list[RuleText], starts: list[bool]) -> list[Entry]:
+    """Group consecutive identical texts (same title, text and examples) within an era."""
+    entries: list[Entry] = []
+    for text, new_era in zip(texts, starts, strict=True):
+        key = (text.title, text.text, tuple(e.text for e in text.examples), text.truncated)
+        if entries and not new_era and entries[-1].key == key:
+            entries[-1].texts.append(text)
+        else:
+            entries.append(Entry([text], new_era, key))
+    return entries
+
+
+def rule_page(site: SiteData, game: str, number: RuleNumber, stories: set[RuleNumber] = frozenset()) -> Page:
+    knowledge = site.knowledge
+    path = links.rule_page(game, number)
+    texts = history(knowledge, number, game)
+    starts = era_starts(knowledge, texts)
+    moves = renumbering_of(knowledge, number, game)
+    columns = []
+    for lang in LANGS:
+        picked = [(t, s) for t, s in zip(texts, starts, strict=True) if t.lang == lang]
+        if picked:
+            entries = collapse([t for t, _ in picked], [s for _, s in picked])
+            columns.append(_column(site, path, lang, entries, moves))
+    title = f"{GAME_NAMES[game]} {number}"
+    parts = [element("h1", esc(title) + copy_buttons(path, None, path)),
+             element("p", " · ".join([link(path, links.game_page(game), f"{GAME_NAMES[game]}: all versions")] + (
+                 [link(path, links.story_page(game, RuleNumber(number.section)), f"the story of {number.section}")]
+                 if RuleNumber(number.section) in stories else [])), class_="rk-nav"),
+             rule_notices(site, path, game, number, texts),
+             element("div", "".join(columns), class_="rk-columns" if len(columns) > 1 else "rk-column-one"),
+             _trail(path, game, moves),
+             _citations_out(site, path, game, number, texts),
+             _citations_in(site, path, game, number),
+             _documents(site, path, game, number),
+             _analogues(site, path, game, number),
+             neighbourhood_html(site, path, game, number)]
+    body = element("div", "".join(p for p in parts if p), class_="rk-page rk-rule-page")
+    return Page(path, f"{game} {number}", body)
+
+
+def _column(site: SiteData, path: str, lang: str, entries: list[Entry], moves: list[dict]) -> str:
+    words = ENTRY_LABELS[lang]
+    out = [element("h2", esc(LANG_NAMES[lang]), id=f"lang-{lang}")]
+    previous: Entry | None = None
+    for entry in entries:
+        first, last = entry.texts[0], entry.texts[-1]
+        if entry.new_era:
+            went = [m for m in moves if m["lang"] == lang and m["direction"] == "moved to"
+                    and previous is not None and m["from_version"] == previous.texts[-1].version]
+            lineage = "".join(" " + _move_link(path, first.game, m) for m in went)
+            out.append(element("div", esc(words["era"].format(version=first.version)) + lineage,
+                               class_="rk-era-break"))
+            previous = None
+        labels = entry.labels
+        head = [link(path, links.pinned_rule(first.game, lang, labels[0], first.number), labels[0])]
+        if len(labels) > 1:
+            head = [element("span", esc(words["unchanged"].format(first=labels[0], last=labels[-1],
+                                                                  count=len(labels))), class_="rk-collapsed"),
+                    " (" + ", ".join(link(path, links.pinned_rule(first.game, lang, label, first.number), label)
+                                     for label in (labels[0], labels[-1])) + ")"]
+        dates = [t.date for t in (first, last) if t.date]
+        if dates:
+            head.append(element("span", esc(" " + " – ".join(dict.fromkeys(dates))), class_="rk-date"))
+        body = rule_text_html(site, path, last, anchor=False)
+        diff = _entry_diff(site, path, lang, previous, entry) if previous is not None else ""
+        diff += _newest_link(site, path, first, labels[-1])
+        out.append(element("div", element("div", "".join(head), class_="rk-entry-head") + body + diff,
+                           class_="rk-entry", data_versions=" ".join(labels)))
+        previous = entry
+    return element("section", "".join(out), class_="rk-lang", lang=lang)
+
+
+def _entry_diff(site: SiteData, path: str, lang: str, previous: Entry, entry: Entry) -> str:
+    """What changed from the previous distinct text: token diffs of the text and the examples."""
+    old, new = previous.texts[-1], entry.texts[0]
+    words = ENTRY_LABELS[lang]
+    diffs = [diff_tokens(comparable_text(old), comparable_text(new), lang)]
+    diffs += [diff_tokens(a.text, b.text, lang) for a, b in zip(old.examples, new.examples, strict=False)]
+    shown = "".join(element("div", render_html(d), class_="rk-diff" if i == 0 else "rk-example rk-diff")
+                    for i, d in enumerate(diffs))
+    classes = {d.classification for d in diffs}
+    kind = next((k for k in ("substantive", "editorial") if k in classes), "unchanged")
+    if len(old.examples) != len(new.examples):
+        kind = "substantive"
+    page = ""
+    target = site.diff_link(new.game, lang, old.version, new.version, new.number)
+    if target is not None:
+        page = element("p", link(path, target, f"diff page {old.version}..{new.version}"))
+    summary = element("summary", esc(words["changes"].format(prev=old.version)) + esc(f" ({kind})"))
+    return element("details", summary + shown + page, class_="rk-entry-diff", data_class=kind)
+
+
+def _newest_link(site: SiteData, path: str, text: RuleText, last_label: str) -> str:
+    """A link to the diff page of this entry's last version against the newest version."""
+    labels = site.labels_with_texts(text.game, text.lang)
+    target = site.diff_link(text.game, text.lang, last_label, labels[-1], text.number) if labels else None
+    if target is None or last_label == labels[-1]:
+        return ""
+    return element("p", link(path, target, f"diff {last_label}..{labels[-1]} (newest)"), class_="rk-newest")
+
+
+def _move_link(path: str, game: str, move: dict) -> str:
+    target = move["new"] if move["direction"] == "moved to" else move["old"]
+    label = f"{move['direction']} {target} on {move['to_version']}"
+    return link(path, links.rule_page(game, RuleNumber.parse(target)), label, class_="rk-lineage")
+
+
+def _trail(path: str, game: str, moves: list[dict]) -> str:
+    if not moves:
+        return ""
+    items = "".join(element("li", _move_link(path, game, m) + esc(f" ({m['lang']}, from {m['from_version']}, "
+                                                                   f"similarity {m['similarity']:.2f})"))
+                    for m in moves)
+    return element("h2", "Renumbering trail", id="trail") + element("ul", items)
+
+
+def _citations_out(site: SiteData, path: str, game: str, number: RuleNumber, texts: list[RuleText]) -> str:
+    cited: dict[RuleNumber, list[RuleText]] = {}
+    graph = site.knowledge.graph
+    for text in texts:
+        for _, target, data in graph.out_edges(text_id(text), data=True):
+            if data.get("kind") == "cites":
+                cited.setdefault(RuleNumber.parse(graph.nodes[target]["number"]), []).append(text)
+    if not cited:
+        return ""
+    items = []
+    for other in sorted(cited):
+        citing = cited[other][-1]
+        if other in site.catalog.rules_in(game, citing.lang, citing.version):
+            target = links.pinned_rule(game, citing.lang, citing.version, other)
+            where = f" (as of {citing.lang} {citing.version})"
+        elif site.number_known(game, other):
+            target, where = links.rule_page(game, other), " (not in the citing version)"
+        else:
+            items.append(element("li", element("span", esc(str(other)), class_="rk-unresolved",
+                                               title="unresolved: no such rule in the corpus")))
+            continue
+        items.append(element("li", link(path, target, str(other)) + esc(where)))
+    return element("h2", "Cites", id="cites-out") + element("ul", "".join(items))
+
+
+def _citations_in(site: SiteData, path: str, game: str, number: RuleNumber) -> str:
+    found = citations_of(site.knowledge, number, game)
+    search = element("p", link(path, links.search_cites(number), f"search: cites:{number}"), class_="rk-search-cites")
+    if not found:
+        return element("h2", "Cited by", id="cites-in") + element("p", "nothing in the corpus cites it") + search
+    latest: dict[tuple[str, str], object] = {}
+    for c in found:  # oldest first: keep the newest version of each citing rule or term
+        latest[(c.source_kind, c.number)] = c
+    items = []
+    for (kind, cited_by), c in sorted(latest.items(), key=lambda item: _citer_order(item[0])):
+        if kind == "text":
+            target = links.pinned_rule(game, c.lang, c.version, RuleNumber.parse(cited_by))
+            items.append(element("li", link(path, target, cited_by) + esc(f" ({c.lang} {c.version})")))
+        else:
+            items.append(element("li", esc(f"glossary: {cited_by} ({c.lang} {c.version})")))
+    return element("h2", "Cited by", id="cites-in") + element("ul", "".join(items)) + search
+
+
+def _citer_order(key: tuple[str, str]) -> tuple:
+    kind, name = key
+    return (0, RuleNumber.parse(name).sort_key(), "") if kind == "text" else (1, (0, 0, ""), name)
+
+
+def _documents(site: SiteData, path: str, game: str, number: RuleNumber) -> str:
+    docs = documents_about(site.knowledge, number, game)
+    if not docs:
+        return ""
+    graph = site.knowledge.graph
+    items = []
+    for doc in docs:
+        label = "change notice" if doc["kind"] == "changed_by" else "commentary"
+        meta = site.catalog.documents[doc["document"]].meta
+        text = esc(f"{label} {doc['document']}" + (f" ({doc['date']})" if doc["date"] else "") + f": {meta.source}")
+        pinned = [v for v in meta.versions if number in site.catalog.rules_in(game, meta.languages[0], v)]
+        extra = "".join(" " + link(path, links.pinned_rule(game, meta.languages[0], v, number), f"as printed ({v})")
+                        for v in pinned)
+        passages = sorted({d.get("passage", "") for _, t, d in graph.out_edges(f"rule:{game}:{number}", data=True)
+                           if d.get("kind") == "discussed_by" and t == f"doc:{doc['document']}"} - {""})
+        quoted = "".join(element("blockquote", text_html(p), lang=meta.languages[0]) for p in passages)
+        items.append(element("li", text + extra + quoted))
+    return element("h2", "Change notices and commentary", id="documents") + element("ul", "".join(items))
+
+
+def _analogues(site: SiteData, path: str, game: str, number: RuleNumber) -> str:
+    found = analogues_of(site.knowledge, number, game)
+    if not found:
+        return ""
+    items = []
+    for row in found:
+        other = RuleNumber.parse(row["analogue"])
+        name = f"{GAME_NAMES[row['analogue_game']]} {other}"
+        target = link(path, links.rule_page(row["analogue_game"], other), name) \
+            if site.number_known(row["analogue_game"], other) else esc(name)
+        items.append(element("li", target + esc(f" (Magic {', '.join(row['mtg_versions'])}): {row['evidence']}")))
+    return element("h2", "Analogue in the other game", id="analogue") + element("ul", "".join(items))

@@ -1,0 +1,134 @@
+"""Version-pinned pages: one page per section of each version (``/dm/ja/1.38/507/``), the
+contents of each version (``/dm/ja/1.38/``) and each game's timeline (``/dm/``).
+
+A rule's ``id`` on its section page is its number, so ``…/507/#507.2a`` is the pinned
+permalink. When several documents give the same version of a number (an excerpt and a
+whole rulebook), the first (manifest order) carries the ``id`` and the others follow it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import groupby
+
+from rules_kb import links
+from rules_kb.numbers import RuleNumber
+from rules_kb.render.html import GAME_NAMES, LANG_NAMES, Page, element, esc, link
+from rules_kb.render.rule_text import rule_text_html
+from rules_kb.render.site_data import GAMES, LANGS, SiteData
+
+KIND_LABEL = {"full": "complete rulebook", "excerpt": "excerpt", "change-notice": "change notice",
+              "dated-paragraph": "dated paragraphs", "contents": "contents only", "mentioned": "mentioned only"}
+LABELS = {
+    "ja": {"version": "版", "sections": "セクション", "rules": "ルール数", "previous": "前のセクション",
+           "next": "次のセクション", "contents": "目次",
+           "partial": "部分的な版: ここにないルールは不明であり、削除ではありません"},
+    "en": {"version": "version", "sections": "sections", "rules": "rules", "previous": "previous section",
+           "next": "next section", "contents": "contents",
+           "partial": "partial version: a rule absent here is unknown, not removed"},
+}
+
+
+def sections_of(site: SiteData, game: str, lang: str, label: str) -> list[tuple[str, list[RuleNumber]]]:
+    """The version's numbers grouped by the section page they live on, in order."""
+    numbers = sorted(site.catalog.rules_in(game, lang, label))
+    return [(section, list(group)) for section, group in groupby(numbers, key=links.section_of)]
+
+
+def version_summary(site: SiteData, game: str, lang: str, label: str) -> str:
+    info = site.catalog.versions[(game, lang, label)]
+    kinds = ", ".join(KIND_LABEL.get(k, k) for k in sorted(info.kinds))
+    date = f"{info.date}, " if info.date else ""
+    return f"{date}{kinds}; from {', '.join(info.documents)}"
+
+
+def section_pages(site: SiteData) -> Iterator[Page]:
+    for game in GAMES:
+        for lang in LANGS:
+            for label in site.labels_with_texts(game, lang):
+                sections = sections_of(site, game, lang, label)
+                for i, (section, numbers) in enumerate(sections):
+                    before = sections[i - 1][0] if i else None
+                    after = sections[i + 1][0] if i + 1 < len(sections) else None
+                    yield _section_page(site, game, lang, label, section, numbers, before, after)
+
+
+def _section_page(site: SiteData, game: str, lang: str, label: str, section: str, numbers: list[RuleNumber],
+                  before: str | None, after: str | None) -> Page:
+    path = links.section_page(game, lang, label, section)
+    words = LABELS[lang]
+    info = site.catalog.versions[(game, lang, label)]
+    nav = [link(path, links.version_page(game, lang, label), f"{words['contents']} ({label})")]
+    if before:
+        nav.append(link(path, links.section_page(game, lang, label, before), f"← {before}", rel="prev"))
+    if after:
+        nav.append(link(path, links.section_page(game, lang, label, after), f"{after} →", rel="next"))
+    parts = [element("h1", esc(f"{GAME_NAMES[game]} {LANG_NAMES[lang]} {label}: {section}")),
+             element("p", " · ".join(nav), class_="rk-nav"),
+             element("p", esc(version_summary(site, game, lang, label)), class_="rk-meta")]
+    if not info.complete:
+        parts.append(element("p", esc(words["partial"]), class_="rk-partial"))
+    for number in numbers:
+        texts = site.catalog.rules_in(game, lang, label)[number]
+        for i, text in enumerate(texts):
+            parts.append(rule_text_html(site, path, text, anchor=i == 0))
+    body = element("div", "".join(parts), class_="rk-page rk-section", lang=lang)
+    return Page(path, f"{game} {lang} {label} {section}", body)
+
+
+def version_pages(site: SiteData) -> Iterator[Page]:
+    for game in GAMES:
+        for lang in LANGS:
+            labels = site.labels_with_texts(game, lang)
+            for label in labels:
+                yield _version_page(site, game, lang, label, labels)
+
+
+def _version_page(site: SiteData, game: str, lang: str, label: str, labels: list[str]) -> Page:
+    path = links.version_page(game, lang, label)
+    words = LABELS[lang]
+    rules = site.catalog.rules_in(game, lang, label)
+    items = []
+    for section, numbers in sections_of(site, game, lang, label):
+        head = rules.get(RuleNumber(int(section)))
+        title = head[0].title or head[0].text if head else ""
+        items.append(element("li", link(path, links.section_page(game, lang, label, section), section)
+                             + (" " + element("span", esc(title[:120]), lang=lang) if title else "")
+                             + f" ({len(numbers)})"))
+    parts = [element("h1", esc(f"{GAME_NAMES[game]} {LANG_NAMES[lang]} {label}")),
+             element("p", link(path, links.game_page(game), f"{GAME_NAMES[game]}: all versions"), class_="rk-nav"),
+             element("p", esc(version_summary(site, game, lang, label)) + f"; {len(rules)} {words['rules']}",
+                     class_="rk-meta"),
+             element("ul", "".join(items), class_="rk-sections")]
+    return Page(path, f"{game} {lang} {label}", element("div", "".join(parts), class_="rk-page"))
+
+
+def game_pages(site: SiteData) -> Iterator[Page]:
+    """Each game's timeline: every version of each language, with date, kind and what the corpus holds."""
+    for game in GAMES:
+        path = links.game_page(game)
+        rows = []
+        for lang in LANGS:
+            for label in site.catalog.version_labels(game, lang):
+                info = site.catalog.versions[(game, lang, label)]
+                count = len(site.catalog.rules_in(game, lang, label))
+                name = link(path, links.version_page(game, lang, label), label) if count else esc(label)
+                state = "complete" if info.complete else "partial"
+                rows.append((info.sort_key(), lang, element("tr", "".join([
+                    element("td", esc(info.date or "")), element("td", esc(lang)), element("td", name),
+                    element("td", esc(", ".join(KIND_LABEL.get(k, k) for k in sorted(info.kinds)))),
+                    element("td", state), element("td", str(count))]))))
+        rows.sort(key=lambda r: (r[0], r[1]))
+        table = element("table", element("thead", element("tr", "".join(
+            element("th", h) for h in ("date", "lang", "version", "kind", "complete?", "rules"))))
+            + element("tbody", "".join(r[2] for r in rows)), class_="rk-timeline")
+        parts = [element("h1", esc(f"{GAME_NAMES[game]}: timeline")),
+                 element("p", esc("Every version the corpus knows of, oldest first. Partial versions (excerpts, "
+                                  "change notices) say nothing about the rules they do not print.")),
+                 extra_links(site, game, path), table]
+        yield Page(path, GAME_NAMES[game], element("div", "".join(parts), class_="rk-page"))
+
+
+def extra_links(site: SiteData, game: str, path: str) -> str:
+    """Links from a game's page to its other page kinds (filled by the page generators that exist)."""
+    return element("p", "", class_="rk-nav rk-game-links", data_game=game)

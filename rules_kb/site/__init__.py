@@ -1,0 +1,1 @@
+"""The site stage: generated pages + hand-written sources → mkdocs build → a static folder."""

@@ -1,0 +1,155 @@
+"""Build the static site: knowledge → generated Markdown/HTML pages and JSON → mkdocs → folder.
+
+Steps, in order: copy the hand-written sources (``site/`` without the theme override) into a
+fresh generated-docs folder under ``build/``, write every generated page, run the extra
+writers, run mkdocs (strict) into a staging folder beside the output, then swap the staging
+folder into place, so a failed build never leaves a half-written site.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from rules_kb.ask.knowledge import Knowledge, load_knowledge
+from rules_kb.errors import OutputError
+from rules_kb.notes.assets import write_link_assets
+from rules_kb.render.api import write_api
+from rules_kb.search.index import write_search_index
+from rules_kb.render.html import Page
+from rules_kb.render.site_data import SiteData, load_site_data
+from rules_kb.site.pages import PAGE_GENERATORS
+
+REPOSITORY = Path(__file__).resolve().parent.parent.parent
+SITE_SOURCES = REPOSITORY / "site"
+MKDOCS_CONFIG = REPOSITORY / "mkdocs.yml"
+THEME_OVERRIDES = "overrides"
+
+# Functions ``write_x(knowledge, docs_dir)`` that drop extra static files into the generated
+# docs folder, run in this order after the pages are written: the JSON API, the search index
+# (read by site/search.md), the note linker's grammar and data (read by site/link.md).
+EXTRA_WRITERS: tuple[Callable[[Knowledge, Path], None], ...] = (write_api, write_search_index, write_link_assets)
+
+
+@dataclass
+class BuildReport:
+    out: Path
+    pages: int
+    files: int
+    seconds: dict[str, float]
+
+
+def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir: Path | None = None,
+               knowledge: Knowledge | None = None) -> BuildReport:
+    """Build the whole site into ``out`` (replaced only when the build succeeded)."""
+    seconds: dict[str, float] = {}
+    clock = time.perf_counter()
+    if knowledge is None:
+        knowledge = load_knowledge(corpus, cache_dir)
+    seconds["knowledge"] = time.perf_counter() - clock
+    docs_dir = docs_dir or out.parent / f"{out.name}-src"
+    clock = time.perf_counter()
+    pages = write_sources(load_site_data(knowledge, corpus), docs_dir)
+    seconds["pages"] = time.perf_counter() - clock
+    clock = time.perf_counter()
+    for writer in EXTRA_WRITERS:
+        writer(knowledge, docs_dir)
+    seconds["writers"] = time.perf_counter() - clock
+    clock = time.perf_counter()
+    staging = out.parent / f".{out.name}.staging"
+    _remove(staging)
+    run_mkdocs(docs_dir, staging, source_date(knowledge))
+    seconds["mkdocs"] = time.perf_counter() - clock
+    _swap(staging, out)
+    files = sum(1 for p in out.rglob("*") if p.is_file())
+    return BuildReport(out, pages, files, seconds)
+
+
+def write_sources(site: SiteData, docs_dir: Path) -> int:
+    """A fresh docs folder: the hand-written sources, then every generated page; returns the page count."""
+    _remove(docs_dir)
+    shutil.copytree(SITE_SOURCES, docs_dir, ignore=shutil.ignore_patterns(THEME_OVERRIDES))
+    return write_pages(docs_dir, (page for generate in PAGE_GENERATORS for page in generate(site)))
+
+
+def write_pages(docs_dir: Path, pages: Iterable[Page]) -> int:
+    count = 0
+    seen: set[str] = set()
+    for page in pages:
+        if page.path in seen:
+            raise OutputError(page.path, "two generated pages at the same path")
+        seen.add(page.path)
+        target = docs_dir / page.path.strip("/") / "index.md"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(page.markdown(), encoding="utf-8")
+        count += 1
+    return count
+
+
+def source_date(knowledge: Knowledge) -> int:
+    """A fixed build date (the newest version's date): sitemaps and archives stay byte-identical."""
+    dates = [info.date for info in knowledge.catalog.versions.values() if info.date]
+    newest = max(dates) if dates else "2000-01-01"
+    return int(time.mktime(time.strptime(newest, "%Y-%m-%d")) - time.timezone)
+
+
+def run_mkdocs(docs_dir: Path, site_dir: Path, epoch: int) -> None:
+    """mkdocs build --strict, in process, with ``SOURCE_DATE_EPOCH`` pinned."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import MkDocsException
+
+    previous = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = str(epoch)
+    warnings = _Collect()
+    logger = logging.getLogger("mkdocs")
+    logger.addHandler(warnings)
+    try:
+        config = load_config(config_file=str(MKDOCS_CONFIG), docs_dir=str(docs_dir), site_dir=str(site_dir),
+                             strict=True)
+        build(config)
+    except MkDocsException as exc:
+        _remove(site_dir)
+        raise OutputError(str(site_dir), f"mkdocs build failed: {exc} {' | '.join(warnings.messages)}") from None
+    finally:
+        logger.removeHandler(warnings)
+        if previous is None:
+            os.environ.pop("SOURCE_DATE_EPOCH", None)
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = previous
+
+
+class _Collect(logging.Handler):
+    """Keep mkdocs' warnings, to say what made a strict build fail."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def _swap(staging: Path, out: Path) -> None:
+    """Put the staging folder at ``out``; the previous site is removed only after the swap."""
+    old = out.parent / f".{out.name}.old"
+    _remove(old)
+    try:
+        if out.exists():
+            out.rename(old)
+        staging.rename(out)
+    except OSError as exc:
+        raise OutputError(str(out), exc.strerror or str(exc)) from None
+    _remove(old)
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir():
+        shutil.rmtree(path)
+    elif path.exists():
+        path.unlink()

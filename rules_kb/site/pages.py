@@ -1,0 +1,21 @@
+"""Every page generator of the site, in one ordered list: ``generate(site) -> Iterable[Page]``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from rules_kb.render.diff_pages import diff_pages
+from rules_kb.render.html import Page
+from rules_kb.render.rule_pages import rule_pages
+from rules_kb.render.site_data import SiteData
+from rules_kb.render.story_pages import story_pages
+from rules_kb.render.version_pages import game_pages, section_pages, version_pages
+
+PAGE_GENERATORS: tuple[Callable[[SiteData], Iterable[Page]], ...] = (
+    game_pages,
+    version_pages,
+    section_pages,
+    diff_pages,  # before rule_pages: it records which rows it shows, for their links
+    rule_pages,
+    story_pages,
+)

@@ -1,0 +1,164 @@
+"""The built site: a crawl of every page (links, anchors, every rule text at its permalinks),
+hostile source text shown literally, and byte-identical rebuilds."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+from site_helpers import file_of, internal_links, parse
+
+from rules_kb import links
+from rules_kb.ask.knowledge import build_knowledge
+from rules_kb.site.build import build_site
+
+HOSTILE = FIXTURES / "hostile"
+
+
+@pytest.fixture(scope="session")
+def hostile_site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("hostile") / "site"
+    build_site(HOSTILE, out, knowledge=build_knowledge(HOSTILE))
+    return out
+
+
+@pytest.fixture(scope="session")
+def crawl(real_site):
+    """Every HTML page of the real site: its ids and its internal links."""
+    pages = {}
+    for file in sorted(real_site.rglob("*.html")):
+        tree = parse(file)
+        pages[file] = ({e.get("id") for e in tree.iter() if e.get("id")}, internal_links(real_site, file, tree))
+    return pages
+
+
+def test_no_broken_internal_link_or_anchor(real_site, crawl):
+    broken = []
+    for file, (_, targets) in crawl.items():
+        for path, fragment in targets:
+            if fragment == "EXTERNAL":
+                broken.append(f"{file.relative_to(real_site)}: external {path}")
+                continue
+            if path.startswith("/search/"):
+                continue  # the search page is another helper's (merged later)
+            target = file_of(real_site, path)
+            if not target.is_file():
+                broken.append(f"{file.relative_to(real_site)}: {path}")
+            elif fragment and target.suffix == ".html" and fragment not in crawl[target][0]:
+                broken.append(f"{file.relative_to(real_site)}: {path}#{fragment}")
+    assert broken == []
+    assert len(crawl) > 5000
+
+
+def _rule_element(tree, rule):
+    for element in tree.find_class("rk-rule"):
+        number = element.find_class("rk-num")[0].text_content()
+        if number == str(rule.number) and element.get("data-document") == rule.document:
+            return element
+    return None
+
+
+def test_every_rule_text_is_at_its_pinned_and_its_rule_page(real_site, knowledge):
+    missing = []
+    pages: dict[str, object] = {}
+
+    def page(path):
+        if path not in pages:
+            pages[path] = parse(file_of(real_site, path))
+        return pages[path]
+
+    for rule in knowledge.catalog.all_texts():
+        pinned = links.pinned_rule(rule.game, rule.lang, rule.version, rule.number)
+        path, _, anchor = pinned.partition("#")
+        tree = page(path)
+        element = _rule_element(tree, rule)
+        if element is None or (rule.text and element.find_class("rk-text")[0].text_content() != rule.text):
+            missing.append(f"pinned {pinned} {rule.document}")
+        elif not tree.get_element_by_id(anchor, None) is not None:
+            missing.append(f"no id {pinned}")
+        independent = page(links.rule_page(rule.game, rule.number))
+        texts = {e.text_content() for e in independent.find_class("rk-text")}
+        if rule.text and rule.text not in texts:
+            missing.append(f"rule page {rule.game} {rule.number} {rule.version}")
+        if len(pages) > 400:
+            pages.clear()
+    assert missing == []
+
+
+def test_rule_page_of_dm_507_2a_says_the_languages_differ(real_site):
+    tree = parse(file_of(real_site, "/dm/rule/507.2a/"))
+    notice = tree.find_class("rk-mismatch")[0].text_content()
+    assert "507.3b" in notice and "before the 2021-09-07 change" in notice
+    assert {s.get("lang") for s in tree.find_class("rk-lang")} == {"ja", "en"}
+    assert "2021-09-07から1.38まで変更なし（2版）" in tree.text_content()
+
+
+def test_api_records_are_the_cli_records(real_site, cli):
+    code, out, _ = cli("history", "507.2a", "--game", "dm", "--json")
+    assert code == 0
+    api = json.loads(file_of(real_site, links.api_rule("dm", __import__("rules_kb.numbers").numbers.RuleNumber.parse(
+        "507.2a"))).read_text(encoding="utf-8"))
+    assert api == json.loads(out)
+    code, out, _ = cli("show", "309.1", "--game", "mtg", "--lang", "en", "--version", "2008-10-01", "--json")
+    pinned = file_of(real_site, "/api/mtg/en/2008-10-01/309.1.json")
+    assert json.loads(pinned.read_text(encoding="utf-8")) == json.loads(out)
+    versions = json.loads(file_of(real_site, "/api/mtg/versions.json").read_text(encoding="utf-8"))
+    assert [v["label"] for v in versions["versions"] if v["complete"]][:3] == ["2008-10-01", "2009-05-01", "2009-07-08"]
+
+
+HOSTILE_STRINGS = ["<script>alert(1)</script>", '<a href="javascript:alert(3)">click</a>', "{{ x }}", "{% x %}",
+                   "**b**", "[x](y)", "&amp;", "# h is not a heading", "<b>bold</b>"]
+
+
+@pytest.mark.parametrize("path", ["/mtg/en/2099-01-01/100/", "/mtg/rule/100.1/", "/mtg/rule/100.1a/"])
+def test_hostile_text_shows_literally(hostile_site, path):
+    raw = file_of(hostile_site, path).read_text(encoding="utf-8")
+    tree = parse(file_of(hostile_site, path))
+    shown = tree.text_content()
+    wanted = [s for s in HOSTILE_STRINGS if s in (
+        "A rule with a script tag <script>alert(1)</script> and a javascript:alert(2) link "
+        '<a href="javascript:alert(3)">click</a>.' if path.endswith("100.1/") else
+        "Templates {{ x }} and {% x %} stay literal, as do **b**, [x](y) and the entity &amp; (see rule 100.2)."
+        "# h is not a heading; <b>bold</b> is not bold." if path.endswith("100.1a/") else HOSTILE_STRINGS[0])]
+    if path.endswith("/100/"):
+        wanted = HOSTILE_STRINGS
+    assert wanted and all(s in shown for s in wanted), [s for s in wanted if s not in shown]
+    assert "alert" not in "".join(s.text or "" for s in tree.iter("script"))
+    assert not [a for a in tree.iter("a") if (a.get("href") or "").startswith("javascript:")]
+    assert "<strong>b</strong>" not in raw and "<b>bold</b>" not in raw
+
+
+def test_hostile_text_is_literal_in_the_json(hostile_site):
+    record = json.loads(file_of(hostile_site, "/api/mtg/en/2099-01-01/100.1a.json").read_text(encoding="utf-8"))
+    assert record[0]["text"] == ("Templates {{ x }} and {% x %} stay literal, as do **b**, [x](y) and the entity "
+                                 "&amp; (see rule 100.2).")
+
+
+def test_hostile_citations_link_or_are_marked(hostile_site):
+    tree = parse(file_of(hostile_site, "/mtg/en/2099-01-01/100/"))
+    cite = [a for a in tree.find_class("rk-cite") if a.text_content() == "rule 100.2"]
+    assert cite and cite[0].get("href") == "./#100.2"
+    unresolved = tree.find_class("rk-unresolved")
+    assert unresolved and "no rule 100.9" in unresolved[0].get("title")
+
+
+def test_two_builds_are_byte_identical(hostile_site, tmp_path):
+    again = tmp_path / "site"
+    build_site(HOSTILE, again, knowledge=build_knowledge(HOSTILE))
+    first = {p.relative_to(hostile_site): p.read_bytes() for p in sorted(hostile_site.rglob("*")) if p.is_file()}
+    second = {p.relative_to(again): p.read_bytes() for p in sorted(again.rglob("*")) if p.is_file()}
+    assert first.keys() == second.keys()
+    assert [k for k in first if first[k] != second[k]] == []
+
+
+def test_build_command_says_how_to_open_the_site(cli, tmp_path):
+    code, out, err = cli("--corpus", str(HOSTILE), "build", "--out", str(tmp_path / "site"))
+    assert code == 0, err
+    assert "rules-kb serve --dir" in out and (tmp_path / "site" / "mtg" / "rule" / "100.1a" / "index.html").is_file()
+
+
+def test_serve_refuses_a_folder_without_a_site(cli, tmp_path):
+    code, _, err = cli("serve", "--dir", str(tmp_path), "--port", "0")
+    assert code == 1 and err.startswith("Error: ") and "no built site" in err
