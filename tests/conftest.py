@@ -153,10 +153,10 @@ def serve_dir():
 
 
 @pytest.fixture(scope="session")
-def real_site(tmp_path_factory, knowledge) -> Path:
-    """The site of the real corpus, built once per session (mkdocs runs in strict mode)."""
+def real_site(tmp_path_factory, knowledge, subset_corpus) -> Path:
+    """The site of the tests' corpus, built once per session (mkdocs runs in strict mode)."""
     from rules_kb.site.build import build_site
 
     out = tmp_path_factory.mktemp("real") / "site"
-    build_site(CORPUS, out, knowledge=knowledge)
+    build_site(subset_corpus, out, knowledge=knowledge)
     return out
