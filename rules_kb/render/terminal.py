@@ -22,15 +22,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TextIO
 
+from rules_kb.render import visible
+
 CONTINUATION_INDENT = 2
 MIN_WIDTH = 40  # narrower terminals still get readable lines, only longer than the screen
 LEGEND = "legend: [-deleted-] {+inserted+}"
 
 _RED, _GREEN, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[0m"
 _MARKS = re.compile(r"\[-|-\]|\{\+|\+\}")
-# Characters a terminal may act on: C0 (but newline), DEL, C1, bidi embeddings/overrides/isolates,
-# line and paragraph separators.
-_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 # Never at the start of a line in Japanese (kinsoku): closing brackets and punctuation.
 _NO_LINE_START = set("、。，．,.)）」』】〕〉》］}｝:：;；!！?？ー・ゝゞ々ぁぃぅぇぉっゃゅょァィゥェォッャュョ")
 
@@ -49,13 +48,9 @@ class Terminal:
 
 
 def make_visible(text: str) -> str:
-    """Replace every control character but the newline with its escape, e.g. ``\\x1b``."""
-    return _CONTROL.sub(_escape, text)
-
-
-def _escape(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    """Replace every control character but the newline with its escape, e.g. ``\\x1b`` (one table for
+    every terminal line: ``render.visible``, which error lines use too)."""
+    return visible.make_visible(text, keep_newlines=True)
 
 
 def display_width(text: str) -> int:
