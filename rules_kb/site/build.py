@@ -1,9 +1,11 @@
-"""Build the static site: knowledge → generated Markdown/HTML pages and JSON → mkdocs → folder.
+"""Build the static site: knowledge → pages and JSON → a folder that works offline.
 
-Steps, in order: copy the hand-written sources (``site/`` without the theme override) into a
-fresh generated-docs folder under ``build/``, write every generated page, run the extra
-writers, run mkdocs (strict) into a staging folder beside the output, then swap the staging
-folder into place, so a failed build never leaves a half-written site.
+Steps, in order: a fresh docs folder under ``build/`` gets the hand-written sources (``site/``
+without the theme override), the pages the nav names and one frame page per folder depth;
+mkdocs builds it (strict) into a staging folder beside the output; every other generated page
+is then written into the staging folder inside its depth's frame (``site/frame.py``), the extra
+writers add the JSON API, the search index and the note linker's files, and the staging folder
+is swapped into place, so a failed build never leaves a half-written site.
 """
 
 from __future__ import annotations
@@ -20,18 +22,19 @@ from rules_kb.ask.knowledge import Knowledge, load_knowledge
 from rules_kb.errors import OutputError
 from rules_kb.notes.assets import write_link_assets
 from rules_kb.render.api import write_api
-from rules_kb.search.index import write_search_index
 from rules_kb.render.html import Page
 from rules_kb.render.site_data import SiteData, load_site_data
-from rules_kb.site.pages import PAGE_GENERATORS
+from rules_kb.search.index import write_search_index
+from rules_kb.site.frame import Frame, framed_html, take_frames, write_frame_sources
+from rules_kb.site.pages import MKDOCS_GENERATORS, PAGE_GENERATORS
 
 REPOSITORY = Path(__file__).resolve().parent.parent.parent
 SITE_SOURCES = REPOSITORY / "site"
 MKDOCS_CONFIG = REPOSITORY / "mkdocs.yml"
 THEME_OVERRIDES = "overrides"
 
-# Functions ``write_x(knowledge, docs_dir)`` that drop extra static files into the generated
-# docs folder, run in this order after the pages are written: the JSON API, the search index
+# Functions ``write_x(knowledge, folder)`` that drop extra static files into the built site,
+# run in this order after the pages are written: the JSON API, the search index
 # (read by site/search.md), the note linker's grammar and data (read by site/link.md).
 EXTRA_WRITERS: tuple[Callable[[Knowledge, Path], None], ...] = (write_api, write_search_index, write_link_assets)
 
@@ -51,44 +54,67 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
     clock = time.perf_counter()
     if knowledge is None:
         knowledge = load_knowledge(corpus, cache_dir)
+    site = load_site_data(knowledge, corpus)
     seconds["knowledge"] = time.perf_counter() - clock
     docs_dir = docs_dir or out.parent / f"{out.name}-src"
-    clock = time.perf_counter()
-    pages = write_sources(load_site_data(knowledge, corpus), docs_dir)
-    seconds["pages"] = time.perf_counter() - clock
-    clock = time.perf_counter()
-    for writer in EXTRA_WRITERS:
-        writer(knowledge, docs_dir)
-    seconds["writers"] = time.perf_counter() - clock
-    clock = time.perf_counter()
     staging = out.parent / f".{out.name}.staging"
+    clock = time.perf_counter()
+    seen: set[str] = set()
+    nav_pages = write_sources(site, docs_dir, seen)
     _remove(staging)
     run_mkdocs(docs_dir, staging, source_date(knowledge))
     seconds["mkdocs"] = time.perf_counter() - clock
+    clock = time.perf_counter()
+    try:
+        pages = nav_pages + write_framed_pages(take_frames(staging), staging, (
+            page for generate in PAGE_GENERATORS for page in generate(site)), seen)
+        seconds["pages"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        for writer in EXTRA_WRITERS:
+            writer(knowledge, staging)
+        seconds["writers"] = time.perf_counter() - clock
+    except BaseException:
+        _remove(staging)
+        raise
     _swap(staging, out)
     files = sum(1 for p in out.rglob("*") if p.is_file())
     return BuildReport(out, pages, files, seconds)
 
 
-def write_sources(site: SiteData, docs_dir: Path) -> int:
-    """A fresh docs folder: the hand-written sources, then every generated page; returns the page count."""
+def write_sources(site: SiteData, docs_dir: Path, seen: set[str]) -> int:
+    """A fresh docs folder for mkdocs: the hand-written sources, the pages the nav names and the
+    frames; returns the count of generated pages written."""
     _remove(docs_dir)
     shutil.copytree(SITE_SOURCES, docs_dir, ignore=shutil.ignore_patterns(THEME_OVERRIDES))
-    return write_pages(docs_dir, (page for generate in PAGE_GENERATORS for page in generate(site)))
-
-
-def write_pages(docs_dir: Path, pages: Iterable[Page]) -> int:
+    write_frame_sources(docs_dir)
     count = 0
-    seen: set[str] = set()
-    for page in pages:
-        if page.path in seen:
-            raise OutputError(page.path, "two generated pages at the same path")
-        seen.add(page.path)
+    for page in (page for generate in MKDOCS_GENERATORS for page in generate(site)):
+        _claim(page, seen)
         target = docs_dir / page.path.strip("/") / "index.md"
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(page.markdown(), encoding="utf-8")
         count += 1
     return count
+
+
+def write_framed_pages(frames: dict[int, Frame], site_dir: Path, pages: Iterable[Page], seen: set[str]) -> int:
+    """Every other generated page, as a finished HTML file in the built site; returns the count."""
+    count = 0
+    for page in pages:
+        _claim(page, seen)
+        target = site_dir / page.path.strip("/") / "index.html"
+        if target.exists():
+            raise OutputError(page.path, "a generated page where the hand-written site already has one")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(framed_html(frames, page), encoding="utf-8")
+        count += 1
+    return count
+
+
+def _claim(page: Page, seen: set[str]) -> None:
+    if page.path in seen:
+        raise OutputError(page.path, "two generated pages at the same path")
+    seen.add(page.path)
 
 
 def source_date(knowledge: Knowledge) -> int:

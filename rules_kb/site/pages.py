@@ -1,4 +1,8 @@
-"""Every page generator of the site, in one ordered list: ``generate(site) -> Iterable[Page]``."""
+"""Every page generator of the site, in two ordered lists: ``generate(site) -> Iterable[Page]``.
+
+The pages that ``mkdocs.yml``'s nav names go through mkdocs (it must know them to build the
+nav); every other page is written straight into the theme's frame (``site/frame.py``).
+"""
 
 from __future__ import annotations
 
@@ -11,8 +15,11 @@ from rules_kb.render.site_data import SiteData
 from rules_kb.render.story_pages import story_pages
 from rules_kb.render.version_pages import game_pages, section_pages, version_pages
 
-PAGE_GENERATORS: tuple[Callable[[SiteData], Iterable[Page]], ...] = (
-    game_pages,
+Generator = Callable[[SiteData], Iterable[Page]]
+
+MKDOCS_GENERATORS: tuple[Generator, ...] = (game_pages,)  # /dm/ and /mtg/, in the nav
+
+PAGE_GENERATORS: tuple[Generator, ...] = (
     version_pages,
     section_pages,
     diff_pages,  # before rule_pages: it records which rows it shows, for their links
