@@ -12,6 +12,7 @@ whose text is unchanged must say why).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from rules_kb.compare.align import Alignment, Pair, Scope, align_versions
 from rules_kb.compare.diff import TokenDiff, diff_tokens
@@ -32,7 +33,7 @@ class RowChange:
     examples_added: list[str] = field(default_factory=list)
     game: str | None = None  # for the reference grammar's range expansion
 
-    @property
+    @cached_property
     def text_class(self) -> str:
         """unchanged / editorial / renumbered-reference / substantive for the text and examples together."""
         diffs = [d for d in [self.diff, *self.example_diffs] if d is not None]

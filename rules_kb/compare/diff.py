@@ -48,6 +48,7 @@ from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 from rules_kb.tokens import QUOTE_FOLD, Token, fold_latin, tokenize
 
@@ -137,6 +138,17 @@ def diff_tokens(old: str, new: str, lang: str) -> TokenDiff:
     """
     if old == new:
         return TokenDiff(old, new, lang, [DiffOp("equal", old, old)] if old else [], 1.0, [])
+    return _diff_changed(old, new, lang)
+
+
+# Comparing each release with the newest meets the same two texts again and again (a rule kept
+# for forty releases, then edited, gives forty identical rows), so changed pairs are memoised.
+# The results are shared: nothing may mutate a TokenDiff it was given.
+DIFF_MEMO = 20_000
+
+
+@lru_cache(maxsize=DIFF_MEMO)
+def _diff_changed(old: str, new: str, lang: str) -> TokenDiff:
     return diff_token_lists(old, new, tokenize(old, lang), tokenize(new, lang), lang)
 
 
