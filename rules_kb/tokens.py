@@ -19,9 +19,8 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
-from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from sudachipy import Dictionary, Morpheme, Tokenizer
@@ -41,13 +40,13 @@ _LATIN_WORD = re.compile(r"[A-Za-z0-9'\-.,]+")
 _CUT_POINTS = (re.compile(r"\n"), re.compile(r"[。．.!?！？]"), re.compile(r"\s"))
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
     """One token: ``surface`` is ``text[start:end]`` exactly.
 
     ``pos`` is Sudachi's part of speech, comma-joined, for Japanese (empty for English):
     the diff uses it to tell a spelling variant (same normalized form, same inflection)
-    from a grammatical change (same normalized form, other inflection).
+    from a grammatical change (same normalized form, other inflection). A named tuple, not a
+    frozen dataclass: a build makes millions of tokens, and a tuple is made several times faster.
     """
 
     surface: str

@@ -28,6 +28,7 @@ import os
 import shutil
 import tempfile
 from collections import Counter, defaultdict
+from functools import lru_cache
 from pathlib import Path
 
 from rules_kb.ask.knowledge import Knowledge
@@ -110,15 +111,27 @@ def _term_sequence(text: str, lang: str, surfaces: Counter) -> list[str]:
         if not token.is_word:
             terms.append("")
             continue
-        folded = fold(token.surface)[0]
-        if all(JAPANESE_CHAR.match(char) for char in folded):
+        folded, japanese = _fold_surface(token.surface)
+        if japanese == ALL_JAPANESE:
             surfaces[(folded, token.normalized)] += 1
             terms.append(token.normalized)
-        elif lang == "ja" and any(JAPANESE_CHAR.match(char) for char in folded):
+        elif lang == "ja" and japanese == SOME_JAPANESE:
             terms.append(token.normalized)
         else:
             terms.append(folded)
     return terms
+
+
+NO_JAPANESE, SOME_JAPANESE, ALL_JAPANESE = 0, 1, 2
+
+
+@lru_cache(maxsize=100_000)
+def _fold_surface(surface: str) -> tuple[str, int]:
+    """A token's folded form and how much of it is Japanese: the same few thousand words recur
+    in every text, and folding goes one character at a time."""
+    folded = fold(surface)[0]
+    japanese = [bool(JAPANESE_CHAR.match(char)) for char in folded]
+    return folded, ALL_JAPANESE if all(japanese) else SOME_JAPANESE if any(japanese) else NO_JAPANESE
 
 
 def _counts(terms: list[str]) -> Counter:
