@@ -31,7 +31,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run_build(args: argparse.Namespace) -> int:
     report = build_site(args.corpus, args.out, common.DEFAULT_CACHE)
     timings = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in report.seconds.items())
-    print(f"built {report.pages} pages ({report.files} files) in {report.out} ({timings})")
+    reused = f", {report.reused} of them reused from the previous build" if report.reused else ""
+    print(f"built {report.pages} pages ({report.files} files{reused}) in {report.out} ({timings})")
     print(f"open it with: rules-kb serve --dir {report.out}   (then http://127.0.0.1:8000/)")
     return 0
 

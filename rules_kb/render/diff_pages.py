@@ -24,8 +24,16 @@ def diff_pages(site: SiteData) -> Iterator[Page]:
     for game in GAMES:
         for lang in LANGS:
             for old, new in site.diff_pairs(game, lang):
+                shown = site.diff_rows.setdefault((game, lang, old, new), {})
+                folder, key = links.diff_page(game, lang, old, new), site.pair_digest(game, lang, old, new)
+                saved = site.units.reuse(folder, key) if site.units is not None else None
+                if saved is not None:  # the previous build's pages of this pair are in the new site
+                    shown.update(saved["shown"])
+                    continue
                 comparison = compare_versions(site.catalog, game, lang, old, new, site.knowledge.forced)
-                yield from _pair_pages(game, lang, comparison, site.diff_rows.setdefault((game, lang, old, new), {}))
+                yield from _pair_pages(game, lang, comparison, shown)
+                if site.units is not None:
+                    site.units.record(folder, key, {"shown": shown})
 
 
 def row_section(row: RowChange) -> str:

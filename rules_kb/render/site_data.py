@@ -6,9 +6,11 @@ anywhere" each time would rescan every version, so the answer is kept here.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
+from typing import Protocol
 
 from rules_kb import links
 from rules_kb.ask.knowledge import Knowledge
@@ -23,6 +25,18 @@ LANGS = ("ja", "en")
 RELEASE_KINDS = {"full", "excerpt"}
 
 
+class Units(Protocol):
+    """Parts of the site a previous build already wrote (``site/reuse.py``): a generator asks
+    before computing a unit whose pages depend only on what its key digests."""
+
+    def reuse(self, folder: str, key: str) -> dict | None:
+        """The unit's saved data when the previous build wrote ``folder`` for the same key (its
+        pages are then already in the new site), else None."""
+
+    def record(self, folder: str, key: str, data: dict) -> None:
+        """The unit at ``folder`` was generated for ``key``; ``data`` is what a reuse restores."""
+
+
 @dataclass
 class SiteData:
     knowledge: Knowledge
@@ -33,6 +47,8 @@ class SiteData:
     diff_rows: dict[tuple[str, str, str, str], dict[str, str]] = field(default_factory=dict)
     """Filled by the diff pages (generated before rule pages): per version pair, each changed
     number (old or new side) → the section page of the diff that shows it."""
+    units: Units | None = None
+    digests: dict[tuple[str, str, str], str] = field(default_factory=dict)
 
     @property
     def catalog(self) -> Catalog:
@@ -60,6 +76,26 @@ class SiteData:
         """The diff page row showing ``number`` changed between two versions, if one was generated."""
         section = self.diff_rows.get((game, lang, old, new), {}).get(str(number))
         return None if section is None else f"{links.diff_page(game, lang, old, new, section)}#{number}"
+
+    def version_digest(self, game: str, lang: str, label: str) -> str:
+        """sha256 of everything the catalog holds of one version: its facts and every rule text."""
+        key = (game, lang, label)
+        if key not in self.digests:
+            info = self.catalog.versions[key]
+            digest = hashlib.sha256(repr((info.date, sorted(info.kinds), info.complete, info.documents)).encode())
+            for number, texts in sorted(self.catalog.rules_in(game, lang, label).items()):
+                for text in texts:
+                    digest.update(repr((str(number), text.title, text.text, [e.text for e in text.examples],
+                                        text.truncated, text.written_as, text.document)).encode())
+            self.digests[key] = digest.hexdigest()
+        return self.digests[key]
+
+    def pair_digest(self, game: str, lang: str, old: str, new: str) -> str:
+        """What a comparison of two versions depends on: both versions and the forced matches between them."""
+        forced = [repr(match) for match in self.knowledge.forced
+                  if (match.game, match.lang, match.old_version, match.new_version) == (game, lang, old, new)]
+        parts = [self.version_digest(game, lang, old), self.version_digest(game, lang, new), *forced]
+        return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
     def languages(self, game: str) -> list[str]:
         return [lang for lang in LANGS if self.labels_with_texts(game, lang)]

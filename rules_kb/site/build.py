@@ -3,7 +3,8 @@
 Steps, in order: a fresh docs folder under ``build/`` gets the hand-written sources (``site/``
 without the theme override), the pages the nav names and one frame page per folder depth;
 mkdocs builds it (strict) into a staging folder beside the output; every other generated page
-is then written into the staging folder inside its depth's frame (``site/frame.py``), the extra
+is then written into the staging folder inside its depth's frame (``site/frame.py``), or
+linked from the previous build when its unit is unchanged (``site/reuse.py``), the extra
 writers add the JSON API, the search index and the note linker's files, and the staging folder
 is swapped into place, so a failed build never leaves a half-written site.
 """
@@ -27,6 +28,7 @@ from rules_kb.render.site_data import SiteData, load_site_data
 from rules_kb.search.index import write_search_index
 from rules_kb.site.frame import Frame, framed_html, take_frames, write_frame_sources
 from rules_kb.site.pages import MKDOCS_GENERATORS, PAGE_GENERATORS
+from rules_kb.site.reuse import PreviousBuild, build_salt
 
 REPOSITORY = Path(__file__).resolve().parent.parent.parent
 SITE_SOURCES = REPOSITORY / "site"
@@ -45,6 +47,7 @@ class BuildReport:
     pages: int
     files: int
     seconds: dict[str, float]
+    reused: int = 0  # pages of units the previous build had written (``site/reuse.py``)
 
 
 def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir: Path | None = None,
@@ -66,8 +69,11 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
     seconds["mkdocs"] = time.perf_counter() - clock
     clock = time.perf_counter()
     try:
-        pages = nav_pages + write_framed_pages(take_frames(staging), staging, (
+        frames = take_frames(staging)
+        site.units = previous = PreviousBuild(out, staging, build_salt(frames))
+        pages = nav_pages + write_framed_pages(frames, staging, (
             page for generate in PAGE_GENERATORS for page in generate(site)), seen)
+        previous.write_manifest()
         seconds["pages"] = time.perf_counter() - clock
         clock = time.perf_counter()
         for writer in EXTRA_WRITERS:
@@ -78,7 +84,7 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
         raise
     _swap(staging, out)
     files = sum(1 for p in out.rglob("*") if p.is_file())
-    return BuildReport(out, pages, files, seconds)
+    return BuildReport(out, pages + previous.reused_pages, files, seconds, previous.reused_pages)
 
 
 def write_sources(site: SiteData, docs_dir: Path, seen: set[str]) -> int:
