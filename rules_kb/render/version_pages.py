@@ -131,4 +131,5 @@ def game_pages(site: SiteData) -> Iterator[Page]:
 
 def extra_links(site: SiteData, game: str, path: str) -> str:
     """Links from a game's page to its other page kinds (filled by the page generators that exist)."""
-    return element("p", "", class_="rk-nav rk-game-links", data_game=game)
+    found = [link(path, links.compare_page(game), "compare any two versions")]
+    return element("p", " · ".join(found), class_="rk-nav rk-game-links", data_game=game)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from rules_kb.render.compare_pages import compare_pages
 from rules_kb.render.diff_pages import diff_pages
 from rules_kb.render.html import Page
 from rules_kb.render.rule_pages import rule_pages
@@ -18,4 +19,5 @@ PAGE_GENERATORS: tuple[Callable[[SiteData], Iterable[Page]], ...] = (
     diff_pages,  # before rule_pages: it records which rows it shows, for their links
     rule_pages,
     story_pages,
+    compare_pages,
 )
