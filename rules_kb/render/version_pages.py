@@ -14,6 +14,7 @@ from itertools import groupby
 from rules_kb import links
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.html import GAME_NAMES, LANG_NAMES, Page, element, esc, link
+from rules_kb.render.notice_pages import notice_list
 from rules_kb.render.rule_text import rule_text_html
 from rules_kb.render.site_data import GAMES, LANGS, SiteData
 
@@ -125,7 +126,7 @@ def game_pages(site: SiteData) -> Iterator[Page]:
         parts = [element("h1", esc(f"{GAME_NAMES[game]}: timeline")),
                  element("p", esc("Every version the corpus knows of, oldest first. Partial versions (excerpts, "
                                   "change notices) say nothing about the rules they do not print.")),
-                 extra_links(site, game, path), table]
+                 extra_links(site, game, path), table, notice_list(site, game, path)]
         yield Page(path, GAME_NAMES[game], element("div", "".join(parts), class_="rk-page"))
 
 

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from rules_kb.render.compare_pages import compare_pages
 from rules_kb.render.diff_pages import diff_pages
 from rules_kb.render.html import Page
+from rules_kb.render.notice_pages import notice_pages
 from rules_kb.render.rule_pages import rule_pages
 from rules_kb.render.site_data import SiteData
 from rules_kb.render.story_pages import story_pages
@@ -20,4 +21,5 @@ PAGE_GENERATORS: tuple[Callable[[SiteData], Iterable[Page]], ...] = (
     rule_pages,
     story_pages,
     compare_pages,
+    notice_pages,
 )
