@@ -14,7 +14,7 @@ from itertools import groupby
 from rules_kb import links
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.html import GAME_NAMES, LANG_NAMES, Page, element, esc, link
-from rules_kb.render.notice_pages import notice_list
+from rules_kb.render.notice_pages import notice_documents, notice_list
 from rules_kb.render.rule_text import rule_text_html
 from rules_kb.render.site_data import GAMES, LANGS, SiteData
 
@@ -132,5 +132,8 @@ def game_pages(site: SiteData) -> Iterator[Page]:
 
 def extra_links(site: SiteData, game: str, path: str) -> str:
     """Links from a game's page to its other page kinds (filled by the page generators that exist)."""
-    found = [link(path, links.compare_page(game), "compare any two versions")]
+    found = [link(path, links.compare_page(game), "compare any two versions"),
+             link(path, links.drift_page(game), "translation drift")]
+    if notice_documents(site, game):
+        found.append(element("a", "change notices and commentary", href="#notices"))
     return element("p", " · ".join(found), class_="rk-nav rk-game-links", data_game=game)

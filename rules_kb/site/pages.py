@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable
 
 from rules_kb.render.compare_pages import compare_pages
 from rules_kb.render.diff_pages import diff_pages
+from rules_kb.render.drift_pages import drift_pages
 from rules_kb.render.html import Page
 from rules_kb.render.notice_pages import notice_pages
 from rules_kb.render.rule_pages import rule_pages
@@ -22,4 +23,5 @@ PAGE_GENERATORS: tuple[Callable[[SiteData], Iterable[Page]], ...] = (
     story_pages,
     compare_pages,
     notice_pages,
+    drift_pages,
 )
