@@ -94,6 +94,13 @@ def compare_page(game: str) -> str:
     return f"/{game}/compare/"
 
 
+def compare_pair(game: str, lang: str, old: str, new: str, rule: str | None = None) -> str:
+    """The in-browser comparison with its choice in the query (a note can cite it):
+    ``/mtg/compare/?lang=en&old=2009-05-01&new=2022-11-18`` (``&rule=509`` keeps one part)."""
+    query = f"lang={_part(lang)}&old={_part(old)}&new={_part(new)}"
+    return f"{compare_page(game)}?{query}" + (f"&rule={_part(rule)}" if rule else "")
+
+
 def api_version(game: str, lang: str, version: str) -> str:
     """JSON of every rule text of one version, for comparisons in the browser: ``/api/dm/ja/1.48.json``."""
     return f"/api/{game}/{lang}/{_part(version)}.json"

@@ -87,7 +87,8 @@ def _pair_pages(game: str, lang: str, comparison: Comparison, shown: dict[str, s
 def _version_links(path: str, game: str, lang: str, old: str, new: str) -> str:
     return " · ".join([link(path, links.version_page(game, lang, old), old),
                        link(path, links.version_page(game, lang, new), new),
-                       link(path, links.game_page(game), "all versions")])
+                       link(path, links.game_page(game), "all versions"),
+                       link(path, links.compare_pair(game, lang, old, new), "compare in the browser")])
 
 
 def _section_page(game: str, lang: str, comparison: Comparison, section: str, rows: list[RowChange],

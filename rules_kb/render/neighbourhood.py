@@ -1,18 +1,22 @@
 """A rule's neighbourhood, drawn as a small diagram in plain HTML and CSS.
 
 Material renders Mermaid by loading mermaid.js from a CDN, which an offline site may not
-do; the diagram is small (parent, siblings, children) so it is generated here as nested
-boxes instead, with every box a link: nothing to load, nothing to execute.
+do; the diagram is small (parent, siblings, children, and the rules it cites and that cite
+it in the newest version of each language) so it is generated here as boxes instead, with
+every box a link: nothing to load, nothing to execute.
 """
 
 from __future__ import annotations
 
 from rules_kb import links
+from rules_kb.kb.graph import text_id
+from rules_kb.kb.ids import rule_id
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.html import element, esc, link
 from rules_kb.render.site_data import SiteData
 
 MAX_CHILDREN = 30
+MAX_CITATIONS = 12
 
 
 def neighbourhood_html(site: SiteData, path: str, game: str, number: RuleNumber) -> str:
@@ -36,5 +40,36 @@ def neighbourhood_html(site: SiteData, path: str, game: str, number: RuleNumber)
         shown = "".join(box(n) for n in children[:MAX_CHILDREN])
         more = esc(f" … {len(children) - MAX_CHILDREN} more") if len(children) > MAX_CHILDREN else ""
         rows.append(element("div", shown + more, class_="rk-level rk-children"))
+    cites, cited_by = citations_newest(site, game, number)
+    for label, found, cls in (("cites", cites, "rk-cites-out"), ("cited by", cited_by, "rk-cites-in")):
+        if found:
+            shown = "".join(box(n) for n in found[:MAX_CITATIONS])
+            more = esc(f" … {len(found) - MAX_CITATIONS} more") if len(found) > MAX_CITATIONS else ""
+            rows.append(element("div", element("span", esc(label), class_="rk-level-label") + shown + more,
+                                class_=f"rk-level rk-citations {cls}"))
     return element("h2", "Neighbourhood", id="neighbourhood") + element(
-        "div", "".join(rows), class_="rk-diagram", role="img", aria_label=f"{number}: parent, siblings and children")
+        "div", "".join(rows), class_="rk-diagram", role="img",
+        aria_label=f"{number}: parent, siblings, children and citations")
+
+
+def citations_newest(site: SiteData, game: str, number: RuleNumber) -> tuple[list[RuleNumber], list[RuleNumber]]:
+    """The numbers the rule's newest texts cite, and the numbers whose newest texts cite it
+    (newest: the last version with texts of each language), known numbers only, in order."""
+    graph = site.knowledge.graph
+    newest = {lang: labels[-1] for lang in site.languages(game) if (labels := site.labels_with_texts(game, lang))}
+    cites: set[RuleNumber] = set()
+    for lang, label in newest.items():
+        for text in site.catalog.rules_in(game, lang, label).get(number, []):
+            for _, target, data in graph.out_edges(text_id(text), data=True):
+                if data.get("kind") == "cites":
+                    cites.add(RuleNumber.parse(graph.nodes[target]["number"]))
+    cited_by: set[RuleNumber] = set()
+    node = rule_id(game, number)
+    if node in graph:
+        for source, _, data in graph.in_edges(node, data=True):
+            found = graph.nodes[source]
+            newest_text = found.get("kind") == "text" and newest.get(found["lang"]) == found["version"]
+            if data.get("kind") == "cites" and newest_text:
+                cited_by.add(RuleNumber.parse(found["number"]))
+    known = site.numbers[game]
+    return sorted(n for n in cites if n in known and n != number), sorted(n for n in cited_by if n != number)

@@ -21,6 +21,7 @@ from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.html import GAME_NAMES, LANG_NAMES, Page, copy_buttons, element, esc, link, text_html
 from rules_kb.render.neighbourhood import neighbourhood_html
+from rules_kb.render.notice_pages import has_notice_page
 from rules_kb.render.rule_notices import rule_notices
 from rules_kb.render.rule_text import rule_text_html
 from rules_kb.render.site_data import GAMES, LANGS, SiteData
@@ -228,7 +229,10 @@ def _documents(site: SiteData, path: str, game: str, number: RuleNumber) -> str:
     for doc in docs:
         label = "change notice" if doc["kind"] == "changed_by" else "commentary"
         meta = site.catalog.documents[doc["document"]].meta
-        text = esc(f"{label} {doc['document']}" + (f" ({doc['date']})" if doc["date"] else "") + f": {meta.source}")
+        name = link(path, f"{links.notice_page(game, doc['document'])}#{number}" if doc["kind"] == "changed_by"
+                    else links.notice_page(game, doc["document"]), doc["document"]) \
+            if has_notice_page(site, doc["document"]) else esc(doc["document"])
+        text = esc(f"{label} ") + name + esc((f" ({doc['date']})" if doc["date"] else "") + f": {meta.source}")
         pinned = [v for v in meta.versions if number in site.catalog.rules_in(game, meta.languages[0], v)]
         extra = "".join(" " + link(path, links.pinned_rule(game, meta.languages[0], v, number), f"as printed ({v})")
                         for v in pinned)

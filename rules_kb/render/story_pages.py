@@ -71,7 +71,8 @@ def _notices(site: SiteData, path: str, game: str, story: Story) -> list[str]:
         version = meta.versions[0] if meta.versions else notice["date"]
         rules = ", ".join(_pinned(site, path, game, meta.languages[0], version, RuleNumber.parse(n))
                           for n in notice["rules"])
-        items.append(element("li", esc(f"{notice['date']}: {meta.source} ({notice['document']}) prints ") + rules))
+        name = link(path, links.notice_page(game, notice["document"]), notice["document"])
+        items.append(element("li", esc(f"{notice['date']}: {meta.source} (") + name + esc(") prints ") + rules))
     return [element("h2", "Change notices", id="notices"), element("ul", "".join(items))]
 
 

@@ -14,6 +14,7 @@ from itertools import groupby
 from rules_kb import links
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.html import GAME_NAMES, LANG_NAMES, Page, element, esc, link
+from rules_kb.render.notice_pages import notice_documents, notice_list
 from rules_kb.render.rule_text import rule_text_html
 from rules_kb.render.site_data import GAMES, LANGS, SiteData
 
@@ -125,10 +126,14 @@ def game_pages(site: SiteData) -> Iterator[Page]:
         parts = [element("h1", esc(f"{GAME_NAMES[game]}: timeline")),
                  element("p", esc("Every version the corpus knows of, oldest first. Partial versions (excerpts, "
                                   "change notices) say nothing about the rules they do not print.")),
-                 extra_links(site, game, path), table]
+                 extra_links(site, game, path), table, notice_list(site, game, path)]
         yield Page(path, GAME_NAMES[game], element("div", "".join(parts), class_="rk-page"))
 
 
 def extra_links(site: SiteData, game: str, path: str) -> str:
     """Links from a game's page to its other page kinds (filled by the page generators that exist)."""
-    return element("p", "", class_="rk-nav rk-game-links", data_game=game)
+    found = [link(path, links.compare_page(game), "compare any two versions"),
+             link(path, links.drift_page(game), "translation drift")]
+    if notice_documents(site, game):
+        found.append(element("a", "change notices and commentary", href="#notices"))
+    return element("p", " · ".join(found), class_="rk-nav rk-game-links", data_game=game)

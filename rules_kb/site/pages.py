@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from rules_kb.render.compare_pages import compare_pages
 from rules_kb.render.diff_pages import diff_pages
+from rules_kb.render.drift_pages import drift_pages
 from rules_kb.render.html import Page
+from rules_kb.render.notice_pages import notice_pages
 from rules_kb.render.rule_pages import rule_pages
 from rules_kb.render.site_data import SiteData
 from rules_kb.render.story_pages import story_pages
@@ -25,4 +28,7 @@ PAGE_GENERATORS: tuple[Generator, ...] = (
     diff_pages,  # before rule_pages: it records which rows it shows, for their links
     rule_pages,
     story_pages,
+    compare_pages,
+    notice_pages,
+    drift_pages,
 )
