@@ -6,11 +6,13 @@ import shutil
 from itertools import islice
 
 import pytest
+
 from rules_kb.render.html import Page
 from rules_kb.render.site_data import load_site_data
 from rules_kb.site.build import SITE_SOURCES, THEME_OVERRIDES, run_mkdocs
 from rules_kb.site.frame import framed_html, take_frames, write_frame_sources
 from rules_kb.site.pages import MKDOCS_GENERATORS, PAGE_GENERATORS
+
 
 @pytest.fixture(scope="module")
 def both_ways(tmp_path_factory, knowledge, subset_corpus):
