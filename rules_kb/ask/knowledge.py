@@ -35,7 +35,6 @@ from rules_kb.store.records import (
     document_from_record,
     document_record,
     forced_record,
-    rule_record,
 )
 
 if TYPE_CHECKING:
@@ -129,12 +128,17 @@ def parse_documents(corpus: Path, cache_dir: Path | None, report: BuildReport) -
 # Aligning adjacent complete releases
 
 
-def _version_digest(catalog: Catalog, key: tuple[str, str, str]) -> str:
+def _version_digest(catalog: Catalog, key: tuple[str, str, str], parser: str) -> str:
+    """What one version says, named by the parse keys of the documents that make it.
+
+    ``build_catalog`` folds the documents in manifest order, so a version's texts, kinds and
+    date are a function of the ordered documents listed for it, each fixed by its parse key
+    (bytes, manifest entry, parser source): hashing those keys names the same content as
+    hashing every text, without reading a text.
+    """
     info: VersionInfo = catalog.versions[key]
-    digest = hashlib.sha256(json.dumps([sorted(info.kinds), info.date], default=str).encode())
-    for number, texts in catalog.rules_in(*key).items():
-        digest.update(json.dumps([str(number), [rule_record(t) for t in texts]], ensure_ascii=False).encode())
-    return digest.hexdigest()
+    keys = [_document_key(catalog.documents[doc].meta, parser) for doc in info.documents]
+    return hashlib.sha256(json.dumps([list(key), keys]).encode()).hexdigest()
 
 
 def adjacent_pairs(catalog: Catalog) -> list[tuple[str, str, str, str]]:
@@ -168,13 +172,14 @@ def align_adjacent(catalog: Catalog, forced: list[ForcedMatch], cache_dir: Path,
     from rules_kb.compare.align import pick_texts
 
     aligner = source_hash(ALIGNING)
+    parser = source_hash(PARSING)
     digests: dict[tuple, str] = {}
     missing = []
     for game, lang, old, new in adjacent_pairs(catalog):
         relevant = relevant_forced(forced, game, lang, old, new)
         for key in ((game, lang, old), (game, lang, new)):
             if key not in digests:
-                digests[key] = _version_digest(catalog, key)
+                digests[key] = _version_digest(catalog, key, parser)
         name = hashlib.sha256(json.dumps([aligner, game, lang, old, new, digests[(game, lang, old)],
                                           digests[(game, lang, new)], forced_record(relevant)],
                                          ensure_ascii=False).encode()).hexdigest()[:32]
