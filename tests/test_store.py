@@ -156,6 +156,25 @@ def test_a_second_build_reparses_and_realigns_nothing_and_an_addition_only_its_o
     assert [(e[2]["new"], e[2]["to_version"]) for e in moved] == [("509.1a", "2009-07-08")]
 
 
+def test_an_add_leaves_its_parse_and_alignment_to_the_next_build(tmp_path):
+    """``add`` parsed the release and aligned it with the one before: the rebuild reads both from
+    the caches, and the store it writes holds what a cold build of the same corpus holds."""
+    from rules_kb.ask.add import add_release
+
+    cache = tmp_path / "cache"
+    corpus = small_corpus(tmp_path / "corpus", ["mtg-cr-2008-10-01", "mtg-cr-2009-05-01"])
+    build_store(corpus, cache)
+    release = tmp_path / "CR-2009-07-08.txt"
+    release.write_bytes((CORPUS / "mtg" / "CR-2009-07-08.txt").read_bytes())
+    add_release(corpus, release, cache, game="mtg", lang="en", format_name="mtg-cr", version="2009-07-08")
+    report = BuildReport()
+    incremental = build_store(corpus, cache, report)
+    assert (report.parsed, report.aligned, report.parses_reused, report.alignments_reused) == ([], [], 3, 2)
+
+    cold = build_store(corpus, tmp_path / "cold")
+    assert incremental.read_bytes() == cold.read_bytes()
+
+
 def test_a_malformed_cache_entry_is_recomputed(tmp_path):
     cache = tmp_path / "cache"
     corpus = small_corpus(tmp_path / "corpus", DM_SEEDS)

@@ -180,10 +180,8 @@ def align_adjacent(catalog: Catalog, forced: list[ForcedMatch], cache_dir: Path,
         for key in ((game, lang, old), (game, lang, new)):
             if key not in digests:
                 digests[key] = _version_digest(catalog, key, parser)
-        name = hashlib.sha256(json.dumps([aligner, game, lang, old, new, digests[(game, lang, old)],
-                                          digests[(game, lang, new)], forced_record(relevant)],
-                                         ensure_ascii=False).encode()).hexdigest()[:32]
-        path = cache_dir / "aligned" / f"{name}.json"
+        path = _alignment_path(cache_dir, aligner, (game, lang, old, new), digests[(game, lang, old)],
+                               digests[(game, lang, new)], relevant)
         old_texts, new_texts = pick_texts(catalog, game, lang, old), pick_texts(catalog, game, lang, new)
         cached = _read_json(path, lambda data, a=old_texts, b=new_texts: alignment_from_record(
             data, a.__getitem__, b.__getitem__))
@@ -199,6 +197,29 @@ def align_adjacent(catalog: Catalog, forced: list[ForcedMatch], cache_dir: Path,
             record, old_texts.__getitem__, new_texts.__getitem__)
         report.aligned.append(f"{game} {lang} {old} -> {new}")
         _write_json(path, record)
+
+
+def _alignment_path(cache_dir: Path, aligner: str, pair: tuple[str, str, str, str], old_digest: str,
+                    new_digest: str, relevant: tuple[ForcedMatch, ...]) -> Path:
+    name = hashlib.sha256(json.dumps([aligner, *pair, old_digest, new_digest, forced_record(relevant)],
+                                     ensure_ascii=False).encode()).hexdigest()[:32]
+    return cache_dir / "aligned" / f"{name}.json"
+
+
+def remember_addition(cache_dir: Path, catalog: Catalog, document: ParsedDocument) -> None:
+    """Cache what ``add`` already computed: the new document's parse and the alignments its
+    comparison made (``catalog`` holds the documents it read), so the next build does not
+    compute them again. Entries are named by content as the build names them, so one the build
+    would name otherwise is simply never read."""
+    parser, aligner = source_hash(PARSING), source_hash(ALIGNING)
+    _write_json(cache_dir / "parsed" / f"{_document_key(document.meta, parser)}.json", document_record(document))
+    for (game, lang, old, new, relevant), alignment in list(catalog.alignments.items()):
+        if not (catalog.versions[(game, lang, old)].complete and catalog.versions[(game, lang, new)].complete):
+            continue
+        path = _alignment_path(cache_dir, aligner, (game, lang, old, new),
+                               _version_digest(catalog, (game, lang, old), parser),
+                               _version_digest(catalog, (game, lang, new), parser), relevant)
+        _write_json(path, alignment_record(alignment))
 
 
 # Shared helpers
@@ -234,4 +255,4 @@ def _write_json(path: Path, record: dict) -> None:
         return
 
 
-__all__ = ["BuildReport", "Knowledge", "build_knowledge", "cache_key", "load_knowledge"]
+__all__ = ["BuildReport", "Knowledge", "build_knowledge", "cache_key", "load_knowledge", "remember_addition"]
