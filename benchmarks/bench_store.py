@@ -7,6 +7,12 @@ lacks its newest Magic release: the cold build covers the rest, then ``add`` put
 back and the next lookup rebuilds (its parse and one alignment; the rest comes from the caches).
 With several ``--corpus``, the last table gives each figure's ratio to the first corpus.
 
+The processes run a frozen copy of ``rules_kb`` (byte-compiled once, as an installed package
+is), started with ``-P`` from the temporary folder: with ``-c`` Python puts the current folder
+first on ``sys.path``, so a run started in the checkout used to import the live source, and an
+edit of the checkout during the run changed the store's input key (a "rebuilding" note in a
+warm lookup).
+
 Run: .venv/bin/python benchmarks/bench_store.py [--corpus DIR ...] [--repeat N]
 """
 
@@ -37,9 +43,24 @@ print(json.dumps({"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss": u
 """
 
 
+def freeze_source(target: Path) -> Path:
+    """A byte-compiled copy of the package under ``target``; returns the folder to put on ``PYTHONPATH``."""
+    shutil.copytree(ROOT / "rules_kb", target / "rules_kb", ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(target / "rules_kb")], check=True,
+                   stdout=subprocess.DEVNULL)
+    return target
+
+
+def frozen_python(source: Path) -> tuple[list[str], dict[str, str]]:
+    """The interpreter's argv prefix and environment that import ``rules_kb`` from ``source`` only."""
+    return [sys.executable, "-P"], {**os.environ, "PYTHONPATH": str(source)}
+
+
 def run(argv: list[str], cache: Path, source: Path) -> dict:
-    env = {**os.environ, "RULES_KB_CACHE": str(cache), "PYTHONPATH": str(source)}
-    out = subprocess.run([sys.executable, "-c", MEASURE, *argv], capture_output=True, text=True, env=env, check=True)
+    python, env = frozen_python(source)
+    env["RULES_KB_CACHE"] = str(cache)
+    out = subprocess.run([*python, "-c", MEASURE, *argv], capture_output=True, text=True, env=env, check=True,
+                         cwd=source)
     result = json.loads(out.stdout)
     if result["code"] != 0:
         raise SystemExit(f"{' '.join(argv)} failed: {result['err']}")
@@ -73,9 +94,8 @@ def measure_corpus(corpus: Path, repeat: int) -> dict[str, tuple[float, float]]:
         copy = work / "corpus"
         newest = copy_without_newest_magic(corpus, copy)
         cache = work / "cache"
-        source = work / "source"  # a frozen copy: editing the checkout meanwhile changes nothing measured
-        shutil.copytree(ROOT / "rules_kb", source / "rules_kb", ignore=shutil.ignore_patterns("__pycache__"))
-        cli = [sys.executable, "-c", "import sys; from rules_kb.cli import main; sys.exit(main(sys.argv[1:]))",
+        source = freeze_source(work / "source")  # editing the checkout meanwhile changes nothing measured
+        cli = [sys.executable, "-P", "-c", "import sys; from rules_kb.cli import main; sys.exit(main(sys.argv[1:]))",
                "--corpus", str(copy)]
         cold = run([*cli, "show", "509.1a"], cache, source)
         figures["cold build (ingest -> store) + show"] = _figure([cold])

@@ -96,3 +96,11 @@ def test_html_that_looks_like_a_url_or_is_empty(cli, tmp_path) -> None:
         note = tmp_path / "note.html"
         note.write_text(text, encoding="utf-8")
         assert cli("link", str(note)) == (0, text, "")
+
+
+def test_the_link_command_offers_the_formats_the_linker_knows():
+    """``link --format`` choices are spelled in the CLI (registering it imports no linker): the same three."""
+    from rules_kb.cli.link_commands import NOTE_FORMATS
+    from rules_kb.notes.link import FORMATS
+
+    assert NOTE_FORMATS == FORMATS

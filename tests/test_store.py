@@ -156,6 +156,25 @@ def test_a_second_build_reparses_and_realigns_nothing_and_an_addition_only_its_o
     assert [(e[2]["new"], e[2]["to_version"]) for e in moved] == [("509.1a", "2009-07-08")]
 
 
+def test_an_add_leaves_its_parse_and_alignment_to_the_next_build(tmp_path):
+    """``add`` parsed the release and aligned it with the one before: the rebuild reads both from
+    the caches, and the store it writes holds what a cold build of the same corpus holds."""
+    from rules_kb.ask.add import add_release
+
+    cache = tmp_path / "cache"
+    corpus = small_corpus(tmp_path / "corpus", ["mtg-cr-2008-10-01", "mtg-cr-2009-05-01"])
+    build_store(corpus, cache)
+    release = tmp_path / "CR-2009-07-08.txt"
+    release.write_bytes((CORPUS / "mtg" / "CR-2009-07-08.txt").read_bytes())
+    add_release(corpus, release, cache, game="mtg", lang="en", format_name="mtg-cr", version="2009-07-08")
+    report = BuildReport()
+    incremental = build_store(corpus, cache, report)
+    assert (report.parsed, report.aligned, report.parses_reused, report.alignments_reused) == ([], [], 3, 2)
+
+    cold = build_store(corpus, tmp_path / "cold")
+    assert incremental.read_bytes() == cold.read_bytes()
+
+
 def test_a_malformed_cache_entry_is_recomputed(tmp_path):
     cache = tmp_path / "cache"
     corpus = small_corpus(tmp_path / "corpus", DM_SEEDS)
@@ -167,18 +186,43 @@ def test_a_malformed_cache_entry_is_recomputed(tmp_path):
     assert report.parsed == DM_SEEDS and report.parses_reused == 0
 
 
-def test_a_lookup_imports_no_pickle_networkx_or_sudachi(stored, cache_dir, subset_corpus):
-    """A warm ``show`` in a fresh interpreter: the modules that load code from data, or cost seconds, stay out."""
+# Modules a lookup must not load: code from data (pickle), seconds of import (networkx, Sudachi,
+# the HTML and site stacks), worker processes, parsers.
+HEAVY = ("pickle", "_pickle", "networkx", "sudachipy", "bs4", "lxml", "soupsieve", "mkdocs", "markdown",
+         "multiprocessing", "concurrent")
+HEAVY_PREFIXES = ("http.server", "rules_kb.sources.", "rules_kb.site", "rules_kb.notes", "rules_kb.search",
+                  "rules_kb.compare", "rules_kb.kb.graph", "rules_kb.ask.story", "rules_kb.ask.knowledge")
+
+
+@pytest.mark.parametrize(("argv", "expected"), [
+    (["show", "509.1a"], "The defending player chooses which creatures they control"),
+    (["history", "509.1a"], "mtg en: moved from 309.2a in 2009-07-08"),
+    (["refs", "603.2e", "--game", "dm"], "cites"),
+])
+def test_a_lookup_imports_nothing_heavy(argv, expected, stored, cache_dir, subset_corpus):
+    """A warm lookup in a fresh interpreter loads only what answers it: registering every command
+    imports no stage, and the lookup path none of the modules above."""
     program = (
         "import sys; from pathlib import Path; from rules_kb.cli import common; "
         f"common.DEFAULT_CACHE = Path({str(cache_dir)!r}); from rules_kb import cli; "
-        f"code = cli.main(['--corpus', {str(subset_corpus)!r}, 'show', '509.1a']); "
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pickle', '_pickle', 'networkx', 'sudachipy', "
-        "'mkdocs', 'multiprocessing', 'concurrent') or m.startswith('rules_kb.sources.')), code)")
+        f"code = cli.main(['--corpus', {str(subset_corpus)!r}, *{argv!r}]); "
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r} or m.startswith({HEAVY_PREFIXES!r})),"
+        " code)")
     result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert result.stderr == ""
     assert result.stdout.splitlines()[-1] == "[] 0"
-    assert "The defending player chooses which creatures they control" in result.stdout
+    assert expected in result.stdout
+
+
+def test_the_lookup_check_sees_heavy_modules_where_they_are_loaded(stored, cache_dir, subset_corpus):
+    """The same check on ``explain``, which aligns versions: it does load the comparison stage."""
+    program = (
+        "import sys; from pathlib import Path; from rules_kb.cli import common; "
+        f"common.DEFAULT_CACHE = Path({str(cache_dir)!r}); from rules_kb import cli; "
+        f"code = cli.main(['--corpus', {str(subset_corpus)!r}, 'explain', '509.1a']); "
+        "print('rules_kb.compare.align' in sys.modules, 'rules_kb.ask.story' in sys.modules, code)")
+    result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert result.stdout.splitlines()[-1] == "True True 0"
 
 
 def test_two_builds_write_byte_identical_stores(tmp_path):

@@ -36,7 +36,7 @@ from rules_kb.ingest.decode import byte_offset, decode_document
 from rules_kb.ingest.detect import describe_file
 from rules_kb.ingest.pipeline import Ingested, ingest_corpus, parse_bytes
 from rules_kb.ingest.reading import read_source
-from rules_kb.kb.catalog import build_catalog
+from rules_kb.kb.catalog import Catalog, build_catalog
 from rules_kb.model import DocumentMeta
 
 # Version kinds that name the document's own release (not releases it merely mentions).
@@ -59,6 +59,7 @@ class Addition:
     changes: Comparison | None = None  # against ``previous``, as ``diff`` reports it
     neighbours: dict[str, int] = field(default_factory=dict)  # complete releases beside it: label -> rules
     rule_count: int = 0  # distinct rule numbers, when the release is complete
+    catalog: Catalog | None = field(default=None, repr=False)  # what the comparison read (kept for the caches)
 
 
 def _stated(item: Ingested) -> tuple[list[str], list[str]]:
@@ -228,6 +229,7 @@ def _compare_within(corpus: Path, same: list[DocumentMeta], addition: Addition, 
         return False
     parsed = [i.parsed for i in ingest_corpus(corpus, ids)] + [addition.item.parsed]
     catalog = build_catalog(parsed)
+    addition.catalog = catalog
     lang = meta.languages[0]
     label = meta.versions[0]
     new_info = catalog.versions.get((meta.game, lang, label))
@@ -276,8 +278,12 @@ def corpus_lock(corpus: Path) -> Iterator[None]:
         os.close(handle)  # closing releases the lock
 
 
-def add_release(corpus: Path, path: Path, **flags: str | None) -> Addition:
-    """Plan and commit one addition under the corpus lock; see ``plan_addition`` for flags."""
+def add_release(corpus: Path, path: Path, cache_dir: Path | None = None, **flags: str | None) -> Addition:
+    """Plan and commit one addition under the corpus lock; see ``plan_addition`` for flags.
+
+    With ``cache_dir``, the parse and the alignments the add computed go into the build's
+    caches, so the next lookup's rebuild reads them instead of computing them again.
+    """
     if not corpus.is_dir():
         raise ManifestError(str(corpus), "corpus folder: not a directory" if corpus.exists() else
                             "corpus folder: no such directory")
@@ -285,6 +291,10 @@ def add_release(corpus: Path, path: Path, **flags: str | None) -> Addition:
         remove_stale_temporaries(corpus)
         addition = plan_addition(corpus, path, **flags)
         commit_addition(corpus, addition)
+    if cache_dir is not None:
+        from rules_kb.ask.knowledge import remember_addition
+
+        remember_addition(cache_dir, addition.catalog or build_catalog([addition.item.parsed]), addition.item.parsed)
     return addition
 
 

@@ -15,12 +15,15 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from rules_kb.ask.knowledge import Knowledge
 from rules_kb.ask.query import nearest_numbers
 from rules_kb.errors import MalformedRuleNumber, RuleNotFound, UsageError
 from rules_kb.numbers import RuleNumber, fold_width
 from rules_kb.refs import find_references
+
+if TYPE_CHECKING:
+    from rules_kb.ask.knowledge import Knowledge
 
 GAMES = ("dm", "mtg")
 LANGUAGES = ("ja", "en")

@@ -35,7 +35,6 @@ from rules_kb.store.records import (
     document_from_record,
     document_record,
     forced_record,
-    rule_record,
 )
 
 if TYPE_CHECKING:
@@ -129,12 +128,17 @@ def parse_documents(corpus: Path, cache_dir: Path | None, report: BuildReport) -
 # Aligning adjacent complete releases
 
 
-def _version_digest(catalog: Catalog, key: tuple[str, str, str]) -> str:
+def _version_digest(catalog: Catalog, key: tuple[str, str, str], parser: str) -> str:
+    """What one version says, named by the parse keys of the documents that make it.
+
+    ``build_catalog`` folds the documents in manifest order, so a version's texts, kinds and
+    date are a function of the ordered documents listed for it, each fixed by its parse key
+    (bytes, manifest entry, parser source): hashing those keys names the same content as
+    hashing every text, without reading a text.
+    """
     info: VersionInfo = catalog.versions[key]
-    digest = hashlib.sha256(json.dumps([sorted(info.kinds), info.date], default=str).encode())
-    for number, texts in catalog.rules_in(*key).items():
-        digest.update(json.dumps([str(number), [rule_record(t) for t in texts]], ensure_ascii=False).encode())
-    return digest.hexdigest()
+    keys = [_document_key(catalog.documents[doc].meta, parser) for doc in info.documents]
+    return hashlib.sha256(json.dumps([list(key), keys]).encode()).hexdigest()
 
 
 def adjacent_pairs(catalog: Catalog) -> list[tuple[str, str, str, str]]:
@@ -168,17 +172,16 @@ def align_adjacent(catalog: Catalog, forced: list[ForcedMatch], cache_dir: Path,
     from rules_kb.compare.align import pick_texts
 
     aligner = source_hash(ALIGNING)
+    parser = source_hash(PARSING)
     digests: dict[tuple, str] = {}
     missing = []
     for game, lang, old, new in adjacent_pairs(catalog):
         relevant = relevant_forced(forced, game, lang, old, new)
         for key in ((game, lang, old), (game, lang, new)):
             if key not in digests:
-                digests[key] = _version_digest(catalog, key)
-        name = hashlib.sha256(json.dumps([aligner, game, lang, old, new, digests[(game, lang, old)],
-                                          digests[(game, lang, new)], forced_record(relevant)],
-                                         ensure_ascii=False).encode()).hexdigest()[:32]
-        path = cache_dir / "aligned" / f"{name}.json"
+                digests[key] = _version_digest(catalog, key, parser)
+        path = _alignment_path(cache_dir, aligner, (game, lang, old, new), digests[(game, lang, old)],
+                               digests[(game, lang, new)], relevant)
         old_texts, new_texts = pick_texts(catalog, game, lang, old), pick_texts(catalog, game, lang, new)
         cached = _read_json(path, lambda data, a=old_texts, b=new_texts: alignment_from_record(
             data, a.__getitem__, b.__getitem__))
@@ -194,6 +197,29 @@ def align_adjacent(catalog: Catalog, forced: list[ForcedMatch], cache_dir: Path,
             record, old_texts.__getitem__, new_texts.__getitem__)
         report.aligned.append(f"{game} {lang} {old} -> {new}")
         _write_json(path, record)
+
+
+def _alignment_path(cache_dir: Path, aligner: str, pair: tuple[str, str, str, str], old_digest: str,
+                    new_digest: str, relevant: tuple[ForcedMatch, ...]) -> Path:
+    name = hashlib.sha256(json.dumps([aligner, *pair, old_digest, new_digest, forced_record(relevant)],
+                                     ensure_ascii=False).encode()).hexdigest()[:32]
+    return cache_dir / "aligned" / f"{name}.json"
+
+
+def remember_addition(cache_dir: Path, catalog: Catalog, document: ParsedDocument) -> None:
+    """Cache what ``add`` already computed: the new document's parse and the alignments its
+    comparison made (``catalog`` holds the documents it read), so the next build does not
+    compute them again. Entries are named by content as the build names them, so one the build
+    would name otherwise is simply never read."""
+    parser, aligner = source_hash(PARSING), source_hash(ALIGNING)
+    _write_json(cache_dir / "parsed" / f"{_document_key(document.meta, parser)}.json", document_record(document))
+    for (game, lang, old, new, relevant), alignment in list(catalog.alignments.items()):
+        if not (catalog.versions[(game, lang, old)].complete and catalog.versions[(game, lang, new)].complete):
+            continue
+        path = _alignment_path(cache_dir, aligner, (game, lang, old, new),
+                               _version_digest(catalog, (game, lang, old), parser),
+                               _version_digest(catalog, (game, lang, new), parser), relevant)
+        _write_json(path, alignment_record(alignment))
 
 
 # Shared helpers
@@ -229,4 +255,4 @@ def _write_json(path: Path, record: dict) -> None:
         return
 
 
-__all__ = ["BuildReport", "Knowledge", "build_knowledge", "cache_key", "load_knowledge"]
+__all__ = ["BuildReport", "Knowledge", "build_knowledge", "cache_key", "load_knowledge", "remember_addition"]

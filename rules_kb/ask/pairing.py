@@ -11,16 +11,21 @@ with editorial edits only).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rules_kb.ask.knowledge import Knowledge
-from rules_kb.ask.story import load_correspondences, notices_about, translation_lags, version_chains
-from rules_kb.compare.align import Scope
-from rules_kb.model import RuleText
+if TYPE_CHECKING:
+    from rules_kb.ask.knowledge import Knowledge
+    from rules_kb.model import RuleText
+
+# ``story`` (and the alignment it reads) is imported only when a Japanese and an English text
+# are shown together: a lookup of a one-language rule never loads it.
 
 
 def pairing_notes(knowledge: Knowledge, corpus: Path, texts: list[RuleText]) -> list[str]:
     """Warnings for every Japanese/English pair among ``texts`` that may not state the same rule."""
     notes: list[str] = []
+    if not any(t.lang == "ja" for t in texts) or not any(t.lang == "en" for t in texts):
+        return notes
     for game in sorted({t.game for t in texts}):
         japanese = [t for t in texts if t.game == game and t.lang == "ja"]
         english = [t for t in texts if t.game == game and t.lang == "en"]
@@ -34,6 +39,8 @@ def pairing_notes(knowledge: Knowledge, corpus: Path, texts: list[RuleText]) -> 
 
 
 def _correspondence_notes(corpus: Path, game: str, en: RuleText, japanese: list[RuleText]) -> list[str]:
+    from rules_kb.ask.story import load_correspondences
+
     out = []
     for c in load_correspondences(corpus):
         if c.game != game or c.old[0] != "en" or c.old[1] != en.version or c.new[0] != "ja":
@@ -49,6 +56,9 @@ def _correspondence_notes(corpus: Path, game: str, en: RuleText, japanese: list[
 
 
 def _lag_notes(knowledge: Knowledge, game: str, en: RuleText, japanese: list[RuleText]) -> list[str]:
+    from rules_kb.ask.story import notices_about, translation_lags, version_chains
+    from rules_kb.compare.align import Scope
+
     scope = Scope(rule=en.number)
     notices = notices_about(knowledge, game, scope)
     if not notices:

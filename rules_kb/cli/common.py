@@ -1,4 +1,8 @@
-"""What every command shares: default paths, answering a question from the store, printing to a terminal."""
+"""What every command shares: default paths, answering a question from the store, printing to a terminal.
+
+Imported by every command module when the parser is built, so it imports no stage at module
+level: each function imports what it uses when it runs (a lookup pays only for its own path).
+"""
 
 from __future__ import annotations
 
@@ -7,14 +11,12 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from rules_kb.ask.arguments import game_code, language_code
-from rules_kb.ask.stored import open_store
 from rules_kb.errors import UsageError
-from rules_kb.render.terminal import emit, present, terminal_for
-from rules_kb.store.read import StoreDamaged
-from rules_kb.store.views import StoreKnowledge
+
+if TYPE_CHECKING:
+    from rules_kb.store.views import StoreKnowledge
 
 REPOSITORY = Path(__file__).resolve().parent.parent.parent
 DEFAULT_CORPUS = REPOSITORY / "corpus"
@@ -38,6 +40,9 @@ def open_knowledge(args: argparse.Namespace):
 
 def answer(args: argparse.Namespace, question: Callable[[StoreKnowledge], Answer]) -> Answer:
     """``question`` answered from the store; a store found damaged while reading is rebuilt once."""
+    from rules_kb.ask.stored import open_store
+    from rules_kb.store.read import StoreDamaged
+
     knowledge = open_store(args.corpus, DEFAULT_CACHE, warn)
     try:
         return question(knowledge)
@@ -48,6 +53,8 @@ def answer(args: argparse.Namespace, question: Callable[[StoreKnowledge], Answer
 
 def print_text(args: argparse.Namespace, text: str) -> None:
     """Print a text view: control characters visible, wrapped and coloured on a terminal, paged when long."""
+    from rules_kb.render.terminal import emit, present, terminal_for
+
     terminal = terminal_for(sys.stdout, os.environ, "always" if getattr(args, "color", False) else "auto")
     emit(present(text, terminal), sys.stdout, terminal, os.environ)
 
@@ -59,6 +66,8 @@ def note(text: str) -> None:
 
 def game_option(raw: str) -> str:
     """argparse type for ``--game``: ``DM``, ``magic`` ... accepted."""
+    from rules_kb.ask.arguments import game_code
+
     try:
         return game_code(raw)
     except UsageError as exc:
@@ -67,6 +76,8 @@ def game_option(raw: str) -> str:
 
 def lang_option(raw: str) -> str:
     """argparse type for ``--lang``: ``jp``, ``JA``, ``english`` ... accepted."""
+    from rules_kb.ask.arguments import language_code
+
     try:
         return language_code(raw)
     except UsageError as exc:

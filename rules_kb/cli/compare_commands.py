@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 
-from rules_kb.ask.arguments import check_version, choose_games, rule_argument
-from rules_kb.ask.query import nearest_numbers
 from rules_kb.cli.common import (
     GAME_HELP,
     LANG_HELP,
@@ -17,7 +15,6 @@ from rules_kb.cli.common import (
     note,
     print_text,
 )
-from rules_kb.errors import RuleNotFound, UsageError
 from rules_kb.ingest.corpus import GAMES, LANGUAGES
 
 # Alignment and diffing are imported by the handlers that use them (not by show or history).
@@ -75,8 +72,11 @@ def run_diff(args: argparse.Namespace) -> int:
 
 def _compare(knowledge, args: argparse.Namespace):
     """Check the arguments against the versions held, then compare (the rows the CLI prints)."""
+    from rules_kb.ask.arguments import check_version, rule_argument
+    from rules_kb.ask.query import nearest_numbers
     from rules_kb.compare.align import Scope
     from rules_kb.compare.changes import compare_versions
+    from rules_kb.errors import RuleNotFound, UsageError
 
     catalog = knowledge.catalog
     labels = catalog.version_labels(args.game, args.lang)
@@ -99,6 +99,7 @@ def _compare(knowledge, args: argparse.Namespace):
 
 
 def run_explain(args: argparse.Namespace) -> int:
+    from rules_kb.ask.arguments import choose_games, rule_argument
     from rules_kb.ask.story import explain_rule
     from rules_kb.render.textformat import story_record, story_text
 

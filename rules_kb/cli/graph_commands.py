@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rules_kb.cli.common import open_knowledge
-from rules_kb.render.export import FORMATS, export_lines
+from rules_kb.render.export import FORMATS
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -23,6 +22,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_graph_export(args: argparse.Namespace) -> int:
+    from rules_kb.cli.common import open_knowledge
+    from rules_kb.render.export import export_lines
     from rules_kb.render.output import write_atomically
 
     knowledge = open_knowledge(args)

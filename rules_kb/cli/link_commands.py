@@ -8,10 +8,8 @@ from pathlib import Path
 
 from rules_kb.cli import common
 from rules_kb.errors import SourceError
-from rules_kb.notes.index import NoteIndex, cached_note_index
-from rules_kb.notes.link import FORMATS, line_and_column, link_note
-from rules_kb.notes.resolve import LinkOptions, check_options
 
+NOTE_FORMATS = ("md", "html", "text")  # notes.link.FORMATS (a test keeps them equal; not imported to register)
 _SUFFIXES = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html"}
 
 
@@ -26,13 +24,17 @@ def register(commands: argparse._SubParsersAction) -> None:
     when = sub.add_mutually_exclusive_group()
     when.add_argument("--pin", metavar="VERSION", help="link to the text of this version, e.g. 1.38 or 2024-11-08")
     when.add_argument("--as-of", metavar="DATE", help="link to the text in force on this date (YYYY-MM-DD)")
-    sub.add_argument("--format", choices=FORMATS,
+    sub.add_argument("--format", choices=NOTE_FORMATS,
                      help="note format (default: from the file name, .md or .html; otherwise text)")
     sub.add_argument("--check", action="store_true", help="only report problems; print no note")
     sub.set_defaults(handler=run_link)
 
 
 def run_link(args: argparse.Namespace) -> int:
+    from rules_kb.notes.index import NoteIndex, cached_note_index
+    from rules_kb.notes.link import line_and_column, link_note
+    from rules_kb.notes.resolve import LinkOptions, check_options
+
     name = "-" if args.file == "-" else args.file
     text = _read(name)
     fmt = args.format or _SUFFIXES.get(Path(name).suffix.lower(), "text")

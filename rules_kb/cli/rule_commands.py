@@ -5,17 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 
-from rules_kb.ask.arguments import check_version, choose_games, require_language, rule_argument
-from rules_kb.ask.pairing import pairing_notes
-from rules_kb.ask.query import (
-    analogues_of,
-    citations_of,
-    documents_about,
-    era_starts,
-    history,
-    renumbering_of,
-    show,
-)
 from rules_kb.cli.common import (
     GAME_HELP,
     LANG_HELP,
@@ -27,7 +16,8 @@ from rules_kb.cli.common import (
     print_text,
 )
 from rules_kb.ingest.corpus import GAMES, LANGUAGES
-from rules_kb.render.textformat import format_text, history_record, same_text_once
+
+# Registering these commands imports no stage; each handler imports what it answers with.
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -56,6 +46,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def _read_rule(args: argparse.Namespace, knowledge) -> tuple:
     """The rule and the game to ask about (the one game that has it, or every game when both do)."""
+    from rules_kb.ask.arguments import choose_games, require_language, rule_argument
+
     number = rule_argument(args.rule)
     choice = choose_games(knowledge, number, args.game)
     require_language(knowledge, number, choice.games, getattr(args, "lang", None))
@@ -63,6 +55,11 @@ def _read_rule(args: argparse.Namespace, knowledge) -> tuple:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    from rules_kb.ask.arguments import check_version
+    from rules_kb.ask.pairing import pairing_notes
+    from rules_kb.ask.query import show
+    from rules_kb.render.textformat import format_text
+
     def ask(knowledge):
         number, game = _read_rule(args, knowledge)
         if args.version is not None:
@@ -81,6 +78,9 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_refs(args: argparse.Namespace) -> int:
+    from rules_kb.ask.arguments import check_version
+    from rules_kb.ask.query import citations_of
+
     def ask(knowledge):
         number, game = _read_rule(args, knowledge)
         if args.version is not None:
@@ -102,6 +102,9 @@ def run_refs(args: argparse.Namespace) -> int:
 
 
 def run_history(args: argparse.Namespace) -> int:
+    from rules_kb.ask.query import documents_about, era_starts, history, renumbering_of
+    from rules_kb.render.textformat import format_text, history_record, same_text_once
+
     def ask(knowledge):
         number, game = _read_rule(args, knowledge)
         if args.json:  # the record the site's /api/{game}/rule/{rule}.json holds
@@ -138,6 +141,8 @@ def run_history(args: argparse.Namespace) -> int:
 
 
 def run_analogue(args: argparse.Namespace) -> int:
+    from rules_kb.ask.query import analogues_of
+
     def ask(knowledge):
         number, game = _read_rule(args, knowledge)
         return number, analogues_of(knowledge, number, game)

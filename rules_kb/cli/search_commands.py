@@ -6,8 +6,6 @@ import argparse
 import json
 
 from rules_kb.cli import common
-from rules_kb.search.cache import open_index
-from rules_kb.search.query import search
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -24,6 +22,9 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_search(args: argparse.Namespace) -> int:
+    from rules_kb.search.cache import open_index
+    from rules_kb.search.query import search
+
     index = open_index(args.corpus, common.DEFAULT_SEARCH, common.DEFAULT_CACHE)
     hits = search(index, args.query, game=args.game, lang=args.lang, version=args.version, limit=max(args.limit, 0))
     if args.json:

@@ -7,8 +7,6 @@ from pathlib import Path
 
 from rules_kb.cli import common
 from rules_kb.cli.common import REPOSITORY
-from rules_kb.site.build import build_site
-from rules_kb.site.serve import make_server
 
 DEFAULT_SITE = REPOSITORY / "build" / "site"
 
@@ -29,6 +27,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
+    from rules_kb.site.build import build_site
+
     report = build_site(args.corpus, args.out, common.DEFAULT_CACHE)
     timings = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in report.seconds.items())
     reused = f", {report.reused} of them reused from the previous build" if report.reused else ""
@@ -38,6 +38,8 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    from rules_kb.site.serve import make_server
+
     server = make_server(args.dir, args.port)
     print(f"serving {args.dir} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)", flush=True)
     try:

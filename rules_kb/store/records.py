@@ -8,6 +8,7 @@ and reading JSON runs no code. A record that does not fit the expected shape rai
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import TYPE_CHECKING
 
 from rules_kb.ingest.curated import ForcedMatch
@@ -28,6 +29,13 @@ if TYPE_CHECKING:
     from rules_kb.compare.align import Alignment
 
 
+@cache
+def _number_of(raw: str) -> RuleNumber:
+    """``RuleNumber.parse``, once per distinct spelling: the caches name the same few thousand
+    numbers hundreds of thousands of times, and a ``RuleNumber`` is immutable, so one is shared."""
+    return RuleNumber.parse(raw)
+
+
 def _spans(raw: list) -> list[tuple[int, int]]:
     return [(int(a), int(b)) for a, b in raw]
 
@@ -40,7 +48,7 @@ def rule_record(rule: RuleText) -> dict:
 
 
 def rule_from_record(data: dict) -> RuleText:
-    return RuleText(data["game"], data["lang"], data["version"], RuleNumber.parse(data["number"]), data["text"],
+    return RuleText(data["game"], data["lang"], data["version"], _number_of(data["number"]), data["text"],
                     data["document"], _spans(data["spans"]),
                     [Example(text, _spans(spans)) for text, spans in data["examples"]],
                     data["title"], data["date"], bool(data["truncated"]), data["written_as"])
@@ -89,7 +97,7 @@ def _number(number: RuleNumber | None) -> str | None:
 
 
 def _parse(raw: str | None) -> RuleNumber | None:
-    return None if raw is None else RuleNumber.parse(raw)
+    return None if raw is None else _number_of(raw)
 
 
 def alignment_record(alignment: Alignment) -> dict:
@@ -116,7 +124,7 @@ def alignment_from_record(data: dict, old_text: Callable[[RuleNumber], RuleText]
         old_number, new_number = _parse(old), _parse(new)
         pairs.append(Pair(kind, None if old_number is None else old_text(old_number),
                           None if new_number is None else new_text(new_number), float(similarity), bool(forced),
-                          tuple(RuleNumber.parse(t) for t in targets)))
+                          tuple(_number_of(t) for t in targets)))
     return Alignment(data["game"], data["lang"], data["old"], data["new"], bool(data["old_complete"]),
-                     bool(data["new_complete"]), pairs, [RuleNumber.parse(n) for n in data["unknown_old"]],
-                     [RuleNumber.parse(n) for n in data["unknown_new"]], list(data["notes"]))
+                     bool(data["new_complete"]), pairs, [_number_of(n) for n in data["unknown_old"]],
+                     [_number_of(n) for n in data["unknown_new"]], list(data["notes"]))

@@ -24,12 +24,46 @@ def _json(value) -> str:
     return _ENCODER.encode(value)
 
 
-def _insert(db: sqlite3.Connection, table: str, rows) -> int:
-    """Insert rows, each with its digest appended; returns how many."""
-    rows = [(*row, row_digest(tuple(row))) for row in rows]
-    if rows:
-        db.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})", rows)
-    return len(rows)
+class _AttrsJson:
+    """JSON of attribute dicts, each distinct flat dict encoded once.
+
+    Most edges carry the same few attributes (``{"kind": "text_of"}`` on every text), so the
+    encoding of a dict whose values are all hashable is kept by its items; any other dict
+    (lists inside) is encoded each time. Same text either way.
+    """
+
+    def __init__(self) -> None:
+        self.memo: dict[tuple, str] = {}
+
+    def __call__(self, data: dict) -> str:
+        try:
+            key = tuple((k, type(v), v) for k, v in data.items())  # True == 1, but encodes otherwise
+            found = self.memo.get(key)
+        except TypeError:  # an unhashable value
+            return _ENCODER.encode(data)
+        if found is None:
+            found = self.memo[key] = _ENCODER.encode(data)
+        return found
+
+
+def _insert(db: sqlite3.Connection, table: str, rows, chunk: int = 50_000) -> int:
+    """Insert rows, each with its digest appended, in chunks (never a list of every row); returns how many."""
+    digest = row_digest
+    count = 0
+    batch: list[tuple] = []
+    sql = None
+    for row in rows:
+        row = tuple(row)
+        batch.append((*row, digest(row)))
+        if len(batch) == chunk:
+            sql = sql or f"INSERT INTO {table} VALUES ({', '.join('?' * len(batch[0]))})"
+            db.executemany(sql, batch)
+            count += len(batch)
+            batch = []
+    if batch:
+        db.executemany(sql or f"INSERT INTO {table} VALUES ({', '.join('?' * len(batch[0]))})", batch)
+        count += len(batch)
+    return count
 
 
 def write_store(path: Path, catalog: Catalog, graph, alignments: list[Alignment], meta: dict[str, object]) -> None:
@@ -82,21 +116,33 @@ def _fill(db: sqlite3.Connection, catalog: Catalog, graph, alignments: list[Alig
         for d in documents for i, r in enumerate(d.residue)))
     counts["anomalies"] = _insert(db, "anomalies", (
         (a.document, a.position, a.code, a.message, a.decision) for d in documents for a in d.anomalies))
+    attrs_json = _AttrsJson()
     counts["nodes"] = _insert(db, "nodes", (
-        (node, data.get("kind"), _json({k: v for k, v in data.items()
-                                        if not (data.get("kind") == "text" and k in HEAVY_TEXT_ATTRS)}))
+        (node, data.get("kind"), _json({k: v for k, v in data.items() if k not in HEAVY_TEXT_ATTRS})
+         if data.get("kind") == "text" else attrs_json(data))
         for node, data in graph.nodes(data=True)))
-    in_position = {}
-    for node in graph.nodes:
-        for i, (source, target, key) in enumerate(graph.in_edges(node, keys=True)):
-            in_position[(source, target, key)] = i
     counts["edges"] = _insert(db, "edges", (
-        (i, source, target, key, data.get("kind"), in_position[(source, target, key)], _json(data))
-        for i, (source, target, key, data) in enumerate(graph.edges(keys=True, data=True))))
+        (i, source, target, key, data.get("kind"), position, attrs_json(data))
+        for i, (source, target, key, position, data) in enumerate(_edges_with_in_position(graph))))
     counts["alignments"] = _insert(db, "alignments", (
         (a.game, a.lang, a.old_version, a.new_version, _json(forced_record(forced)), _json(alignment_record(a)))
         for forced, a in alignments))
     return counts
+
+
+def _edges_with_in_position(graph):
+    """Every edge in networkx out-edge order, with its position among its target's in-edges."""
+    in_position = {}
+    for node, predecessors in graph.pred.items():
+        i = 0
+        for source, keyed in predecessors.items():
+            for key in keyed:
+                in_position[(source, node, key)] = i
+                i += 1
+    for source, successors in graph.succ.items():
+        for target, keyed in successors.items():
+            for key, data in keyed.items():
+                yield source, target, key, in_position[(source, target, key)], data
 
 
 def _rule_rows(catalog: Catalog):
