@@ -34,8 +34,9 @@ def test_rule_page_citation_diff_and_copy_link(page, serve_dir, real_site):
     href = cite.get_attribute("href")
     cite.click()
     target = href.split("#")[1]
-    assert page.url.endswith("#" + target)
-    assert page.locator(f"[id='{target}']").is_visible()
+    # the citation may lead to another page: wait for it (a loaded machine is slow to navigate)
+    page.wait_for_url(lambda url: url.endswith("#" + target))
+    page.locator(f"[id='{target}']").wait_for(state="visible")
 
     page.goto(base + "dm/rule/507.2a/")
     page.locator("section.rk-lang[lang=ja] details.rk-entry-diff summary").first.click()
