@@ -221,3 +221,30 @@ def test_a_forced_match_the_aligner_finds_anyway_is_reported(knowledge):
 def test_diff_cli_refuses_questions_it_cannot_answer(cli, args, message):
     code, out, err = cli("diff", "--game", "mtg", "--lang", "en", *args)
     assert code == 1 and out == "" and err.startswith(message) and err.count("\n") == 1
+
+
+def test_composing_with_the_rest_of_the_chain_equals_composing_every_step(knowledge):
+    """Each release against the newest is its first step composed with the (memoised) rest of
+    the chain; that must be exactly what following every rule release by release gives."""
+    from itertools import pairwise
+
+    from rules_kb.compare.align import _compose, _pair_order, align_pair, complete_chain
+
+    catalog, forced = knowledge.catalog, tuple(knowledge.forced)
+    labels = [label for label in catalog.version_labels("mtg", "en") if catalog.rules_in("mtg", "en", label)]
+
+    def rows(alignment):
+        return sorted(((p.kind, p.old_number, p.new_number, p.similarity, p.forced, p.targets)
+                       for p in alignment.pairs), key=repr)
+
+    compared = 0
+    for old in labels[:-2]:
+        chain = complete_chain(catalog, "mtg", "en", old, labels[-1])
+        steps = [align_pair(catalog, "mtg", "en", a, b, forced) for a, b in pairwise(chain)]
+        stepwise = _compose(steps)
+        composed = align_versions(catalog, "mtg", "en", old, labels[-1], list(forced))
+        assert rows(composed) == rows(stepwise), old
+        assert [_pair_order(p) for p in composed.pairs] == sorted(_pair_order(p) for p in stepwise.pairs)
+        assert composed.notes == stepwise.notes
+        compared += 1
+    assert compared >= 7  # of the nine Magic releases alone, seven are two or more steps from the newest

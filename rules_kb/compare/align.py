@@ -21,7 +21,6 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from itertools import pairwise
 
 from rules_kb.compare.kinds import ADDED, IN_PLACE, MOVED, PLACEMENTS, REMOVED, SPLIT, count_kinds
 from rules_kb.compare.similarity import Vectors, comparable_text
@@ -115,8 +114,7 @@ def align_versions(catalog: Catalog, game: str, lang: str, old_label: str, new_l
     release by release), since sixteen years of rewording defeat any direct text similarity.
     """
     chain = complete_chain(catalog, game, lang, old_label, new_label)
-    steps = [align_pair(catalog, game, lang, a, b, tuple(forced)) for a, b in pairwise(chain)]
-    alignment = steps[0] if len(steps) == 1 else _compose(steps)
+    alignment = chain_alignment(catalog, game, lang, tuple(chain), tuple(forced))
     alignment = Alignment(alignment.game, alignment.lang, alignment.old_version, alignment.new_version,
                           alignment.old_complete, alignment.new_complete, list(alignment.pairs),
                           list(alignment.unknown_old), list(alignment.unknown_new), list(alignment.notes))
@@ -126,6 +124,20 @@ def align_versions(catalog: Catalog, game: str, lang: str, old_label: str, new_l
         alignment.unknown_new = [n for n in alignment.unknown_new if within.contains(n)]
     alignment.pairs.sort(key=_pair_order)
     return alignment
+
+
+def chain_alignment(catalog: Catalog, game: str, lang: str, chain: tuple[str, ...],
+                    forced: tuple[ForcedMatch, ...]) -> Alignment:
+    """The first and last versions of ``chain`` aligned: its first step, composed with the
+    alignment of the rest of the chain (memoised). Comparing every release with the newest then
+    composes once per release, not once per release and step in between."""
+    first = align_pair(catalog, game, lang, chain[0], chain[1], forced)
+    if len(chain) == 2:
+        return first
+    key = (game, lang, chain, forced)
+    if key not in catalog.compositions:
+        catalog.compositions[key] = _compose([first, chain_alignment(catalog, game, lang, chain[1:], forced)])
+    return catalog.compositions[key]
 
 
 def complete_chain(catalog: Catalog, game: str, lang: str, old_label: str, new_label: str) -> list[str]:

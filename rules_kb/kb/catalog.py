@@ -49,6 +49,8 @@ class Catalog:
     texts: dict[tuple[str, str, str], dict[RuleNumber, list[RuleText]]]
     alignments: dict = field(default_factory=dict, repr=False, compare=False)
     """Adjacent alignments already computed (``align`` fills it): composing reuses them."""
+    compositions: dict = field(default_factory=dict, repr=False, compare=False)
+    """Alignments of chains of complete versions (``align`` fills it; never cached on disk)."""
 
     def version_labels(self, game: str, lang: str) -> list[str]:
         """Labels of one game and language, oldest first.
