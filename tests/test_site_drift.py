@@ -55,7 +55,7 @@ def test_the_english_lag_and_the_structure_flags_are_rows(real_site):
     assert links.relative(PAGE, links.pinned_rule("dm", "ja", "1.38", RuleNumber.parse("507.3b"))) in hrefs
     flagged = _row(tree, "506.2")
     assert flagged.get("data-sources") == "drift"
-    assert "only Japanese ['506.2b', '506.2c', '506.2d', '506.2e']" in flagged.text_content()
+    assert "only in Japanese 506.2b, 506.2c, 506.2d, 506.2e" in flagged.text_content()
     # Japanese is what Duel Masters publishes: a Japanese release is never reported as a lagging translation.
     assert all("ja " not in li.text_content()[:40] for li in tree.iter("li") if "translation lag" in li.text_content())
 

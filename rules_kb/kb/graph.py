@@ -21,6 +21,7 @@ by ``compare.lineage`` (it needs the alignment) before the graph is built, and d
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -161,10 +162,15 @@ def _describe_drift(en_shape: tuple, ja_shape: tuple) -> list[str]:
     if en_children != ja_children:
         only_en = sorted(set(en_children) - set(ja_children), key=RuleNumber.parse)
         only_ja = sorted(set(ja_children) - set(en_children), key=RuleNumber.parse)
-        notes.append(f"children differ: only English {only_en}, only Japanese {only_ja}")
+        notes.append(f"children differ: only in English {_listed(only_en)}; only in Japanese {_listed(only_ja)}")
     if en_cited != ja_cited:
-        notes.append(f"citations differ: English {list(en_cited)}, Japanese {list(ja_cited)}")
+        notes.append(f"citations differ: English cites {_listed(en_cited)}; Japanese cites {_listed(ja_cited)}")
     return notes
+
+
+def _listed(numbers: Iterable[object]) -> str:
+    """Rule numbers for a reader: ``507.1c, 507.1d``, or ``none``."""
+    return ", ".join(str(n) for n in numbers) or "none"
 
 
 def _holders(catalog: Catalog) -> dict[tuple[str, RuleNumber], list[str]]:
