@@ -1,8 +1,9 @@
 """Small HTML helpers for the site's generated pages: escaping, elements, page records.
 
-Every page is written as one raw HTML block inside a Markdown file: Python-Markdown passes
-it through untouched, so source text (which may hold ``**b**``, ``{{ x }}`` or ``<script>``)
-is escaped exactly once, here, and never read as Markdown or markup.
+A page's body is finished HTML: written into the theme's frame as it is (``site/frame.py``),
+or, for the few pages mkdocs renders, as one raw HTML block that Python-Markdown passes through
+untouched. Either way source text (which may hold ``**b**``, ``{{ x }}`` or ``<script>``) is
+escaped exactly once, here, and never read as Markdown or markup.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Build the static site: knowledge → pages and JSON → a folder that works offline.
 
 Steps, in order: a fresh docs folder under ``build/`` gets the hand-written sources (``site/``
-without the theme override), the pages the nav names and one frame page per folder depth;
+without the theme override), the pages the nav names and one frame page per top folder and depth;
 mkdocs builds it (strict) into a staging folder beside the output; every other generated page
-is then written into the staging folder inside its depth's frame (``site/frame.py``), or
+is then written into the staging folder inside its frame (``site/frame.py``), or
 linked from the previous build when its unit is unchanged (``site/reuse.py``), the extra
 writers add the JSON API, the search index and the note linker's files, and the staging folder
 is swapped into place, so a failed build never leaves a half-written site.
