@@ -22,8 +22,8 @@ from rules_kb.numbers import RuleNumber
 
 MANIFEST = load_manifest(CORPUS)
 MAGIC = [meta for meta in MANIFEST if meta.format == "mtg-cr"]
-# The releases of 2023-2026 added from shared/corpus/mtg-current/txt with `rules-kb add`.
-CURRENT = ("2023-04-14", "2023-10-13", "2023-11-17", "2024-02-06", "2024-03-08", "2024-06-07", "2024-08-02",
+# The releases of 2023-2026 added from shared/corpus/mtg-current with `rules-kb add` (2023-02-03 from its DOCX).
+CURRENT = ("2023-02-03", "2023-04-14", "2023-10-13", "2023-11-17", "2024-02-06", "2024-03-08", "2024-06-07", "2024-08-02",
            "2025-02-07", "2025-04-04", "2025-06-06", "2025-07-25", "2025-09-19", "2025-11-14", "2026-01-16")
 
 
@@ -82,12 +82,12 @@ def test_every_corpus_document_is_fully_accounted(every_document):
     assert incomplete == {}
 
 
-def test_the_corpus_holds_113_magic_releases_from_2001_to_2026(every_document):
-    assert len(MAGIC) == 113 and len(MAGIC) - len([m for m in SUBSET if m.format == "mtg-cr"]) == 104
+def test_the_corpus_holds_114_magic_releases_from_2001_to_2026(every_document):
+    assert len(MAGIC) == 114 and len(MAGIC) - len([m for m in SUBSET if m.format == "mtg-cr"]) == 105
     labels = sorted(label for meta in MAGIC for label, _, kind in every_document[meta.id].versions if kind == "full")
-    assert len(labels) == len(set(labels)) == 113
+    assert len(labels) == len(set(labels)) == 114
     assert (labels[0], labels[-1]) == ("2001-07-23", "2026-01-16")
-    assert set(CURRENT) <= set(labels) and len(CURRENT) == 14
+    assert set(CURRENT) <= set(labels) and len(CURRENT) == 15
     # The text's own date can differ from the file's: 2009-10-05 says it is effective October 1.
     dates = {label: date for meta in MAGIC for label, date, _ in every_document[meta.id].versions}
     assert dates["2009-10-05"] == "2009-10-01" and dates["2001-07-23"] == "2001-07-23"
@@ -114,6 +114,7 @@ def test_history_entries_keep_their_provenance():
     assert len(current) == len(CURRENT)
     assert all("xremming/rulesraker" in meta.source and "mtg-current" in meta.source for meta in current)
     assert all(meta.versions == (meta.file.removeprefix("mtg/CR-").removesuffix(".txt"),) for meta in history)
+    assert [meta.file for meta in current if not meta.file.endswith(".txt")] == ["mtg/CR-2023-02-03.docx"]
 
 
 # --- the five releases that print Glossary straight under the last rule -------------------
