@@ -23,8 +23,9 @@ from rules_kb.numbers import RuleNumber
 MANIFEST = load_manifest(CORPUS)
 MAGIC = [meta for meta in MANIFEST if meta.format == "mtg-cr"]
 # The releases of 2023-2026 added from shared/corpus/mtg-current with `rules-kb add` (2023-02-03 from its DOCX).
-CURRENT = ("2023-02-03", "2023-04-14", "2023-10-13", "2023-11-17", "2024-02-06", "2024-03-08", "2024-06-07", "2024-08-02",
-           "2025-02-07", "2025-04-04", "2025-06-06", "2025-07-25", "2025-09-19", "2025-11-14", "2026-01-16")
+CURRENT = ("2023-02-03", "2023-04-14", "2023-10-13", "2023-11-17", "2024-02-06", "2024-03-08", "2024-06-07",
+           "2024-08-02", "2025-02-07", "2025-04-04", "2025-06-06", "2025-07-25", "2025-09-19", "2025-11-14",
+           "2026-01-16")
 
 
 @dataclass(frozen=True)

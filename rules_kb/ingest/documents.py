@@ -251,7 +251,7 @@ def _paragraphs(lines: list[_Line], notes: list) -> str:
         starts = fitted or not continues or _PARAGRAPH_START.match(line.text)
         if same_page and gap > pitch * 1.35:
             out.append("\n\n")
-        elif not same_page and above.bottom - floor > pitch * 0.9:
+        elif not same_page and above.bottom - floor > pitch * 0.5:
             out.append("\n\n")  # the page ended early: a paragraph kept with the next went over
         elif starts and not same_page and not _EXAMPLE.match(line.text) and line.left <= above.left + 2:
             out.append("\n\n")  # the space between paragraphs is lost at a page break: the usual one
