@@ -37,6 +37,9 @@ _OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _ZIP = b"PK\x03\x04"
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 MAX_DOCX_XML = 64 * 1024 * 1024  # uncompressed document.xml; the largest real one is 4.5 MB
+# Japanese wraps anywhere and kinsoku moves a wrap by a character or two: a printed line ending
+# within this many characters of the column's edge is taken as wrapped, not as a paragraph's end.
+_JA_SLACK = 4
 # A line whose text (digits as #) recurs at the same height on this share of pages is furniture.
 _FURNITURE_SHARE = 0.5
 _PAGE_NUMBER = re.compile(r"[-–—\s]*(?:page\s*|p\.\s*)?[0-9０-９]+(?:\s*(?:/|of)\s*[0-9０-９]+)?[-–—\s]*", re.I)
@@ -146,6 +149,7 @@ class _Line:
     top: float
     bottom: float
     first_word: float  # width of the first word, to test whether it would have fitted above
+    height: float = 0.0  # the page's
 
 
 def read_pdf(data: bytes, document: str) -> Extracted:
@@ -177,6 +181,7 @@ def read_pdf(data: bytes, document: str) -> Extracted:
 
 def _page_lines(pdf, index: int) -> list[_Line]:
     page = pdf[index]
+    height = page.get_height()
     textpage = page.get_textpage()
     try:
         count = textpage.count_chars()
@@ -196,9 +201,10 @@ def _page_lines(pdf, index: int) -> list[_Line]:
             left = textpage.get_charbox(start)[0]
             _, bottom, _, top = textpage.get_charbox(start, loose=True)  # the font's line box, not the glyph's
             right = textpage.get_charbox(end)[2]
-            word = re.match(r"\S+", text[start:match.end()]).end()
+            # The first word; in Japanese, which wraps anywhere, the first character.
+            word = 1 if _is_cjk(text[start]) else re.match(r"\S+", text[start:match.end()]).end()
             word_right = textpage.get_charbox(start + word - 1)[2]
-            lines.append(_Line(index, segment.strip(), left, right, top, bottom, word_right - left))
+            lines.append(_Line(index, segment.strip(), left, right, top, bottom, word_right - left, height))
         return lines
     finally:
         textpage.close()
@@ -212,12 +218,12 @@ def _shape(text: str) -> str:
 def _furniture(pages: list[list[_Line]]) -> set[int]:
     """Lines that are running headers, footers or page numbers: ids of the ``_Line`` objects.
 
-    A page's first or last line is furniture when it is a bare page number, or when the same
-    words (digits aside) stand at the same height on at least half the pages.
+    A line in a page's top or bottom tenth is furniture when it is a bare page number, or when
+    the same words (digits aside) stand at the same height on at least half the pages. The
+    band, not the order of lines: Chromium, for one, draws its header after the body.
     """
-    edges = [line for lines in pages if lines for line in {id(x): x for x in (lines[0], lines[-1])}.values()]
-    if len(pages) < 2:
-        return {id(line) for line in edges if _PAGE_NUMBER.fullmatch(line.text)}
+    edges = [line for lines in pages for line in lines
+             if line.top > line.height * 0.9 or line.bottom < line.height * 0.1]
     recurring = Counter((_shape(line.text), round(line.top)) for line in edges)
     threshold = max(2, int(len(pages) * _FURNITURE_SHARE))
     return {id(line) for line in edges
@@ -225,7 +231,12 @@ def _furniture(pages: list[list[_Line]]) -> set[int]:
 
 
 def _paragraphs(lines: list[_Line], notes: list) -> str:
-    """Join wrapped lines into paragraphs: one paragraph a line, blank lines where space was left."""
+    """Join wrapped lines into paragraphs: one paragraph a line, blank lines where space was left.
+
+    Japanese text keeps its printed lines, as the text extracted from the official Duel Masters
+    PDF does (the ``dm-rulebook`` parser rejoins them, without spaces): a line that ends a
+    paragraph ends with a space, one that wraps does not.
+    """
     if not lines:
         return ""
     pitches = [above.bottom - below.bottom for above, below in itertools.pairwise(lines)
@@ -238,11 +249,15 @@ def _paragraphs(lines: list[_Line], notes: list) -> str:
     lows = sorted(above.bottom for above, below in itertools.pairwise(lines) if above.page != below.page)
     floor = lows[len(lows) // 10] if lows else 0.0  # where a full page's last line stands
     first = True  # whether ``above`` is the first line of its paragraph
+    japanese = _mostly_cjk(lines)
     out: list[str] = [lines[0].text]
     for above, line in itertools.pairwise(lines):
         same_page = above.page == line.page
         gap = above.bottom - line.bottom
-        fitted = above.right + space + line.first_word <= margin
+        if japanese:  # wraps fall anywhere, kinsoku shifts them: a line is full within a few characters
+            fitted = above.right + line.first_word * _JA_SLACK <= margin
+        else:
+            fitted = above.right + space + line.first_word <= margin
         if first:  # a hanging number or a first-line indent: the next line may start a little apart
             continues = -3 * pitch <= line.left - above.left <= 2 * pitch
         else:  # continuation lines share one left edge
@@ -250,23 +265,31 @@ def _paragraphs(lines: list[_Line], notes: list) -> str:
         first = True
         starts = fitted or not continues or _PARAGRAPH_START.match(line.text)
         if same_page and gap > pitch * 1.35:
-            out.append("\n\n")
-        elif not same_page and above.bottom - floor > pitch * 0.5:
-            out.append("\n\n")  # the page ended early: a paragraph kept with the next went over
-        elif starts and not same_page and not _EXAMPLE.match(line.text) and line.left <= above.left + 2:
-            out.append("\n\n")  # the space between paragraphs is lost at a page break: the usual one
+            joint = "\n\n"
+        elif not same_page and above.bottom - floor > pitch * 0.5 and not japanese:
+            joint = "\n\n"  # the page ended early: a paragraph kept with the next went over
+        elif starts and not same_page and not japanese and not _EXAMPLE.match(line.text) \
+                and line.left <= above.left + 2:
+            joint = "\n\n"  # the space between paragraphs is lost at a page break: the usual one
         elif starts:
-            out.append("\n")
+            joint = "\n"
         else:
             first = False
-            joint = _wrap_joint(above.text, line.text)
+            joint = "\n" if japanese else _wrap_joint(above.text, line.text)
             if joint == "" and above.text.endswith("-"):
                 notes.append((sum(map(len, out)), "wrap-in-word",
                               f"page {line.page + 1}: line ends {above.text[-12:]!r}, the next starts "
                               f"{line.text[:12]!r}", "joined without a space (a hyphenated word)"))
-            out.append(joint)
+        if japanese and first:
+            joint = " " + joint  # a paragraph's end, as the official PDF's text extraction marks it
+        out.append(joint)
         out.append(line.text)
     return "".join(out) + "\n"
+
+
+def _mostly_cjk(lines: list[_Line]) -> bool:
+    sample = "".join(line.text for line in lines[:2000] if not line.text.isspace())
+    return sum(map(_is_cjk, sample)) > 0.3 * len(sample.replace(" ", ""))
 
 
 def _wrap_joint(before: str, after: str) -> str:
