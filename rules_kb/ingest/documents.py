@@ -28,6 +28,7 @@ import itertools
 import re
 import statistics
 import zipfile
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -104,7 +105,8 @@ def read_docx(data: bytes, document: str) -> Extracted:
                 raise SourceError(document, f"DOCX: word/document.xml is {info.file_size:,} bytes uncompressed "
                                             f"(the limit is {MAX_DOCX_XML:,})")
             xml = archive.read(info)
-    except (zipfile.BadZipFile, KeyError, OSError, EOFError) as exc:
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, KeyError, OSError, EOFError, zlib.error, NotImplementedError,
+            RuntimeError, ValueError) as exc:
         raise SourceError(document, f"damaged DOCX: {exc}") from None
     try:
         root = etree.fromstring(xml, parser=etree.XMLParser(resolve_entities=False, no_network=True,
