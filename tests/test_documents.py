@@ -203,3 +203,11 @@ def test_add_takes_a_pdf_and_copies_its_bytes(cli, tmp_path):
     assert "2463 rules, 243 examples, 555 terms" in out and "100.00% accounted" in out
     (meta,) = load_manifest(corpus)
     assert (corpus / meta.file).read_bytes() == source.read_bytes()
+
+
+def test_a_truncated_pdf_is_one_error_line(cli, tmp_path):
+    path = tmp_path / "cut.pdf"
+    path.write_bytes((FORMATS / "CR-2024-11-08.pdf").read_bytes()[:100_000])
+    code, out, err = cli("parse", str(path))
+    assert code == 1 and out == ""
+    assert err == f"Error: {path}: damaged PDF: Failed to load document (PDFium: Data format error).\n"
