@@ -20,7 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
 PACKAGE = ROOT / "rules_kb"
 FIXTURES = ROOT / "tests" / "fixtures"
-SHARED = ROOT.parent / "shared"  # CI clones the repository with shared/ beside it
+# CI clones the repository with shared/ beside it; a git worktree under <checkout-parent>/wt/ finds it one up.
+SHARED = next((p for p in (ROOT.parent / "shared", ROOT.parent.parent / "shared") if p.is_dir()),
+              ROOT.parent / "shared")
 
 # The Magic releases the suite's facts were written against; the other Magic releases are history.
 SUBSET_MAGIC = frozenset({

@@ -22,6 +22,10 @@ from rules_kb.numbers import RuleNumber
 
 MANIFEST = load_manifest(CORPUS)
 MAGIC = [meta for meta in MANIFEST if meta.format == "mtg-cr"]
+# The releases of 2023-2026 added from shared/corpus/mtg-current with `rules-kb add` (2023-02-03 from its DOCX).
+CURRENT = ("2023-02-03", "2023-04-14", "2023-10-13", "2023-11-17", "2024-02-06", "2024-03-08", "2024-06-07",
+           "2024-08-02", "2025-02-07", "2025-04-04", "2025-06-06", "2025-07-25", "2025-09-19", "2025-11-14",
+           "2026-01-16")
 
 
 @dataclass(frozen=True)
@@ -79,11 +83,12 @@ def test_every_corpus_document_is_fully_accounted(every_document):
     assert incomplete == {}
 
 
-def test_the_corpus_holds_99_magic_releases_from_2001_to_2024(every_document):
-    assert len(MAGIC) == 99 and len(MAGIC) - len([m for m in SUBSET if m.format == "mtg-cr"]) == 90
+def test_the_corpus_holds_114_magic_releases_from_2001_to_2026(every_document):
+    assert len(MAGIC) == 114 and len(MAGIC) - len([m for m in SUBSET if m.format == "mtg-cr"]) == 105
     labels = sorted(label for meta in MAGIC for label, _, kind in every_document[meta.id].versions if kind == "full")
-    assert len(labels) == len(set(labels)) == 99
-    assert (labels[0], labels[-1]) == ("2001-07-23", "2024-11-08")
+    assert len(labels) == len(set(labels)) == 114
+    assert (labels[0], labels[-1]) == ("2001-07-23", "2026-01-16")
+    assert set(CURRENT) <= set(labels) and len(CURRENT) == 15
     # The text's own date can differ from the file's: 2009-10-05 says it is effective October 1.
     dates = {label: date for meta in MAGIC for label, date, _ in every_document[meta.id].versions}
     assert dates["2009-10-05"] == "2009-10-01" and dates["2001-07-23"] == "2001-07-23"
@@ -104,9 +109,13 @@ def test_the_history_is_in_date_order_in_the_catalog():
 
 
 def test_history_entries_keep_their_provenance():
-    history = [meta for meta in MAGIC if meta not in SUBSET]
+    history = [meta for meta in MAGIC if meta not in SUBSET and meta.versions[0] not in CURRENT]
     assert all("pit142857/mtg-cr" in meta.source and "mtg-history" in meta.source for meta in history)
+    current = [meta for meta in MAGIC if meta.versions[0] in CURRENT]
+    assert len(current) == len(CURRENT)
+    assert all("xremming/rulesraker" in meta.source and "mtg-current" in meta.source for meta in current)
     assert all(meta.versions == (meta.file.removeprefix("mtg/CR-").removesuffix(".txt"),) for meta in history)
+    assert [meta.file for meta in current if not meta.file.endswith(".txt")] == ["mtg/CR-2023-02-03.docx"]
 
 
 # --- the five releases that print Glossary straight under the last rule -------------------
@@ -227,3 +236,15 @@ def test_adding_a_release_to_the_history_compares_it_with_the_release_before(cli
     assert ("against 2016-04-08: 2083 unchanged, 1 editorial, 9 renumbered-reference, 20 substantive, "
             "82 moved, 1 split, 50 added, 1 removed") in out
     assert load_manifest(corpus)[-1].id == "mtg-cr-2016-07-22"
+
+
+# --- the releases of 2023-2026 ---------------------------------------------------------------
+
+
+def test_the_newest_release_states_its_date_and_newest_keyword():
+    document = parsed("mtg-cr-2026-01-16")
+    assert [(v.label, v.date) for v in document.versions if v.kind == "full"] == [("2026-01-16", "2026-01-16")]
+    assert rule("mtg-cr-2026-01-16", "702.189").text == "Firebending"
+    assert rule("mtg-cr-2026-01-16", "702.189a").text.startswith("Firebending is a triggered ability.")
+    assert len(document.terms) == 725  # paragraphs between the last Glossary and Credits lines
+    assert (document.terms[0].term, document.terms[-1].term) == ("Abandon", "Zone-Change Triggers")

@@ -110,23 +110,30 @@ def run_parse(args: argparse.Namespace) -> int:
 def run_add(args: argparse.Namespace) -> int:
     from rules_kb.ask.add import add_release
     from rules_kb.cli.common import DEFAULT_CACHE
-    from rules_kb.render.textformat import summarise
 
     addition = add_release(args.corpus, args.file, DEFAULT_CACHE, game=args.game, lang=args.lang,
                            format_name=args.format_name, version=args.version, date=args.date, source=args.source,
                            note=args.note, force=args.force)
+    for line in addition_lines(addition, args.anomalies):
+        print(line)
+    return 0
+
+
+def addition_lines(addition, anomalies: bool = False) -> list[str]:
+    """What ``add`` (and ``updates --fetch``) print about one addition."""
+    from rules_kb.render.textformat import summarise
+
     meta, item = addition.meta, addition.item
     kinds = sorted({v.kind for v in item.parsed.versions if v.label == meta.versions[0]})
-    print(f"added {meta.id} as {meta.file}: format {meta.format}, {item.decoded.encoding} {item.decoded.line_ends}, "
-          f"{meta.game} {'+'.join(meta.languages)}, version {meta.versions[0]}"
-          + (f" ({meta.dates[0]})" if meta.dates else "") + f", {'/'.join(kinds) or 'unversioned'}")
-    print(f"  {summarise(item).split(': ', 1)[1]}")
-    if args.anomalies:
-        for anomaly in item.parsed.anomalies:
-            print(f"  {anomaly.describe()}")
+    lines = [f"added {meta.id} as {meta.file}: format {meta.format}, {item.decoded.encoding} "
+             f"{item.decoded.line_ends}, {meta.game} {'+'.join(meta.languages)}, version {meta.versions[0]}"
+             + (f" ({meta.dates[0]})" if meta.dates else "") + f", {'/'.join(kinds) or 'unversioned'}",
+             f"  {summarise(item).split(': ', 1)[1]}"]
+    if anomalies:
+        lines.extend(f"  {anomaly.describe()}" for anomaly in item.parsed.anomalies)
     if addition.changes is not None:
         counts = ", ".join(f"{n} {k}" for k, n in addition.changes.counts().items())
-        print(f"  against {addition.previous}: {counts}")
+        lines.append(f"  against {addition.previous}: {counts}")
     else:
-        print("  no earlier complete version of this game and language to compare with")
-    return 0
+        lines.append("  no earlier complete version of this game and language to compare with")
+    return lines

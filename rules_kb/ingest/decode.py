@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from rules_kb.errors import SourceError
+from rules_kb.ingest.documents import extract_document
 
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8-sig"),
@@ -42,9 +43,16 @@ class Decoded:
 
 
 def decode_document(data: bytes, document: str) -> Decoded:
-    """Decode one document's bytes, or raise ``SourceError`` naming the first bad offset."""
+    """Decode one document's bytes, or raise ``SourceError`` naming the first bad offset.
+
+    A PDF or DOCX is read by ``documents.extract_document`` (its text, as the publisher's TXT
+    would hold it); Word 97 ``.doc`` and RTF are refused there with what to do instead.
+    """
     if not data.strip():
         raise SourceError(document, "empty file", 0)
+    extracted = extract_document(data, document)
+    if extracted is not None:
+        return Decoded(extracted.text, extracted.kind, "paragraphs", extracted.notes)
     notes: list[tuple[int, str, str, str]] = []
     encoding = _encoding_from_bom(data)
     if encoding is not None:
@@ -76,11 +84,14 @@ def _raw_byte_offset(data: bytes, encoding: str, raw: str, index: int) -> int:
     return _bom_length(data) + len(raw[:index].encode(codec))
 
 
-def byte_offset(data: bytes, decoded: Decoded, position: int) -> int:
+def byte_offset(data: bytes, decoded: Decoded, position: int) -> int | None:
     """Byte offset in the file of ``decoded.text[position]``, undoing BOM removal and line-end folding.
 
-    Meant for error messages (it decodes the file again); spans stay character offsets.
+    Meant for error messages (it decodes the file again); spans stay character offsets. A PDF's
+    or DOCX's text has no byte offset in the file: ``None``.
     """
+    if decoded.encoding in ("pdf", "docx"):
+        return None
     codec = "utf-8" if decoded.encoding == "utf-8-sig" else decoded.encoding
     start = _bom_length(data)
     raw = data[start:].decode(codec, errors="ignore")

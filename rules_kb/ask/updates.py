@@ -1,0 +1,209 @@
+"""Notice new releases: read the publishers' rule pages, compare with the corpus, fetch what is newer.
+
+Reference sites that waited for someone to update them by hand went stale; this reads the two
+pages the publishers keep current and says which releases the corpus lacks:
+
+* Wizards' rules page links each Comprehensive Rules release as TXT, PDF and DOCX, named by
+  date: ``MagicCompRules 20260116.txt`` (URL-encoded ``%20``), ``.pdf``, ``.docx``;
+* the Duel Masters rule page links the 総合ゲームルール as a PDF, ``/img/dm_rule_20260723_5.pdf``,
+  with the link text 「デュエル・マスターズ総合ゲームルール　Ver.1.51 （PDF形式） （最終更新日2026/07/23）」.
+
+``fetch_updates`` downloads every newer release, checks that each download is what its link
+claims (a PDF is a PDF, a TXT decodes as text) before anything is written, then adds them
+oldest first through ``add_release``, with every check ``add`` makes. A page that cannot be
+fetched, a page whose layout no longer shows these links, or a bad download is one error and
+leaves the corpus as it was.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+import unicodedata
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+from rules_kb.ask.add import Addition, add_release
+from rules_kb.errors import SourceError
+from rules_kb.ingest.corpus import load_manifest
+from rules_kb.ingest.decode import decode_document
+from rules_kb.ingest.documents import container_kind
+from rules_kb.ingest.reading import MAX_SOURCE_BYTES
+
+WIZARDS_RULES_URL = "https://magic.wizards.com/en/rules"
+DM_RULES_URL = "https://dm.takaratomy.co.jp/rule/"
+TIMEOUT_SECONDS = 30
+_MAGIC_FILE = re.compile(r"MagicCompRules[\s_-]*(\d{4})(\d{2})(\d{2})\.(txt|pdf|docx)", re.IGNORECASE)
+_DM_VERSION = re.compile(r"Ver\.?\s*(\d+(?:\.\d+)+)", re.IGNORECASE)
+_DM_DATE = re.compile(r"最終更新日\s*(\d{4})/(\d{1,2})/(\d{1,2})")
+_DM_FILE_DATE = re.compile(r"dm_rule_(\d{4})(\d{2})(\d{2})")
+_PREFERENCE = ("txt", "docx", "pdf")  # the corpus's own form first: the TXT Wizards exports
+_FORMAT_NAMES = {"txt": "TXT", "pdf": "PDF", "docx": "DOCX"}
+
+
+@dataclass
+class Release:
+    """One release a publisher's page lists."""
+
+    game: str
+    label: str  # Magic: the file's date; Duel Masters: the version (1.51)
+    date: str | None
+    links: dict[str, str] = field(default_factory=dict)  # txt/pdf/docx -> absolute URL
+
+    def describe(self) -> str:
+        formats = ", ".join(_FORMAT_NAMES[kind] for kind in ("txt", "pdf", "docx") if kind in self.links)
+        dated = f"{self.date}, " if self.date and self.date != self.label else ""
+        return f"{self.label} ({dated}{formats})"
+
+
+@dataclass
+class Status:
+    """What the corpus holds of one game against what its publisher's page lists."""
+
+    game: str
+    page: str
+    newest_held: str | None
+    listed: list[Release]
+    newer: list[Release]
+
+
+Fetcher = Callable[[str], bytes]
+
+
+def fetch_url(url: str) -> bytes:
+    """The body of ``url`` (at most ``MAX_SOURCE_BYTES``), or ``SourceError`` naming the URL."""
+    try:
+        with urllib.request.urlopen(url, timeout=TIMEOUT_SECONDS) as response:  # _check_scheme: http(s) only
+            data = response.read(MAX_SOURCE_BYTES + 1)
+    except urllib.error.HTTPError as exc:
+        raise SourceError(url, f"cannot fetch: HTTP {exc.code} {exc.reason}") from None
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise SourceError(url, f"cannot fetch: {reason}") from None
+    if len(data) > MAX_SOURCE_BYTES:
+        raise SourceError(url, f"cannot fetch: over {MAX_SOURCE_BYTES:,} bytes")
+    return data
+
+
+def _check_scheme(url: str) -> None:
+    if urlsplit(url).scheme not in ("http", "https"):
+        raise SourceError(url, "not an http(s) URL")
+
+
+def _anchors(html: bytes, base: str) -> list[tuple[str, str]]:
+    """(absolute href, text) of every link on a page."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(html, "lxml")
+    return [(urljoin(base, a["href"]), unicodedata.normalize("NFKC", a.get_text(" ", strip=True)))
+            for a in soup.find_all("a", href=True)]
+
+
+def read_wizards_page(html: bytes, url: str) -> list[Release]:
+    """The Comprehensive Rules releases Wizards' rules page links, oldest first."""
+    releases: dict[str, Release] = {}
+    for href, _ in _anchors(html, url):
+        name = unquote(urlsplit(href).path.rsplit("/", 1)[-1])
+        match = _MAGIC_FILE.fullmatch(name)
+        if match is None:
+            continue
+        year, month, day, kind = match.groups()
+        label = f"{year}-{month}-{day}"
+        releases.setdefault(label, Release("mtg", label, label)).links.setdefault(kind.lower(), href)
+    if not releases:
+        raise SourceError(url, "page layout not recognised: no link to the Comprehensive Rules as TXT, PDF or "
+                               "DOCX (MagicCompRules YYYYMMDD.txt/.pdf/.docx); nothing fetched")
+    return [releases[label] for label in sorted(releases)]
+
+
+def read_dm_page(html: bytes, url: str) -> list[Release]:
+    """The 総合ゲームルール PDFs the Duel Masters rule page links (version, date), oldest first."""
+    releases: dict[str, Release] = {}
+    for href, text in _anchors(html, url):
+        if "総合ゲームルール" not in text or not urlsplit(href).path.lower().endswith(".pdf"):
+            continue
+        version = _DM_VERSION.search(text)
+        if version is None:
+            continue
+        date = _DM_DATE.search(text) or _DM_FILE_DATE.search(href)
+        day = f"{int(date[1]):04d}-{int(date[2]):02d}-{int(date[3]):02d}" if date else None
+        releases.setdefault(version[1], Release("dm", version[1], day)).links.setdefault("pdf", href)
+    if not releases:
+        raise SourceError(url, "page layout not recognised: no 総合ゲームルール link with a Ver. and a PDF; "
+                               "nothing fetched")
+    return sorted(releases.values(), key=lambda release: _version_key(release.label))
+
+
+def _version_key(label: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", label))
+
+
+def _held(corpus: Path, game: str) -> list[str]:
+    """Labels of the complete rulebooks the corpus holds for ``game`` (Magic's CR, the official Japanese)."""
+    if game == "mtg":
+        return [label for meta in load_manifest(corpus) if meta.format == "mtg-cr" for label in meta.versions]
+    return [label for meta in load_manifest(corpus)
+            if meta.format == "dm-rulebook" and "ja" in meta.languages for label in meta.versions]
+
+
+def check_updates(corpus: Path, pages: dict[str, str], fetch: Fetcher = fetch_url) -> list[Status]:
+    """Read each publisher's page (``game -> URL``) and compare with the corpus; nothing written."""
+    statuses = []
+    for game, url in pages.items():
+        _check_scheme(url)
+        html = fetch(url)
+        listed = read_wizards_page(html, url) if game == "mtg" else read_dm_page(html, url)
+        held = _held(corpus, game)
+        key = (lambda label: label) if game == "mtg" else _version_key
+        newest = max(held, key=key) if held else None
+        newer = [r for r in listed if r.label not in held and (newest is None or key(r.label) > key(newest))]
+        statuses.append(Status(game, url, newest, listed, newer))
+    return statuses
+
+
+def _verify(data: bytes, kind: str, url: str) -> None:
+    """Refuse a download that is not what its link says (an error page saved as ``.pdf``)."""
+    found = container_kind(data)
+    if kind in ("pdf", "docx") and found != kind:
+        raise SourceError(url, f"the download is not a {_FORMAT_NAMES[kind]} (it starts {data[:12]!r}); "
+                               "nothing added")
+    if kind == "txt":
+        if found is not None:
+            raise SourceError(url, f"the download is not text but a {found.upper()}; nothing added")
+        decode_document(data, url)
+
+
+def fetch_updates(corpus: Path, statuses: list[Status], cache_dir: Path | None = None,
+                  fetch: Fetcher = fetch_url) -> list[Addition]:
+    """Download every newer release, check each, then add them oldest first (``add``'s checks)."""
+    wanted = [(status, release) for status in statuses for release in status.newer]
+    with tempfile.TemporaryDirectory(prefix="rules-kb-updates-") as folder:
+        downloads = []
+        for status, release in wanted:
+            kind = next(kind for kind in _PREFERENCE if kind in release.links)
+            url = release.links[kind]
+            _check_scheme(url)
+            data = fetch(url)
+            _verify(data, kind, url)
+            name = f"CR-{release.label}.{kind}" if release.game == "mtg" else _file_name(url, kind)
+            path = Path(folder) / name
+            path.write_bytes(data)
+            downloads.append((status, release, path, url))
+        additions = []
+        for status, release, path, url in downloads:
+            additions.append(add_release(
+                corpus, path, cache_dir, game=release.game, version=release.label,
+                date=None if release.game == "mtg" else release.date,
+                source=f"downloaded by rules-kb updates --fetch from {url} (listed on {status.page})",
+                note="the publisher's own file, byte for byte"))
+        return additions
+
+
+def _file_name(url: str, kind: str) -> str:
+    name = unquote(urlsplit(url).path.rsplit("/", 1)[-1])
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "release"
+    return name if name.lower().endswith(f".{kind}") else f"{name}.{kind}"

@@ -1,0 +1,51 @@
+"""``rules-kb updates``: which releases the publishers list that the corpus lacks, and fetching them."""
+
+from __future__ import annotations
+
+import argparse
+
+from rules_kb.cli.common import game_option
+from rules_kb.ingest.corpus import GAMES
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    from rules_kb.ask.updates import DM_RULES_URL, WIZARDS_RULES_URL
+
+    updates = commands.add_parser(
+        "updates", help="say which releases the publishers' rule pages list that are newer than the corpus",
+        description="Read Wizards' rules page (Comprehensive Rules as TXT, PDF, DOCX) and the Duel Masters "
+        "rule page (the 総合ゲームルール PDF, its version and date), and say which releases are newer than "
+        "the corpus. With --fetch, download them, check each is what its link claims, and add them with "
+        "the checks of add. A page that cannot be fetched or no longer shows these links, or a bad "
+        "download, is one error line and changes nothing.")
+    updates.add_argument("--fetch", action="store_true", help="download and add the newer releases")
+    updates.add_argument("--game", type=game_option, choices=GAMES, help="only this game's publisher")
+    updates.add_argument("--wizards-url", default=WIZARDS_RULES_URL, metavar="URL",
+                         help=f"Wizards' rules page (default: {WIZARDS_RULES_URL})")
+    updates.add_argument("--dm-url", default=DM_RULES_URL, metavar="URL",
+                         help=f"the Duel Masters rule page (default: {DM_RULES_URL})")
+    updates.set_defaults(handler=run_updates)
+
+
+def run_updates(args: argparse.Namespace) -> int:
+    from rules_kb.ask.updates import check_updates, fetch_updates
+    from rules_kb.cli.common import DEFAULT_CACHE
+    from rules_kb.cli.corpus_commands import addition_lines
+
+    pages = {game: url for game, url in (("mtg", args.wizards_url), ("dm", args.dm_url))
+             if args.game in (None, game)}
+    statuses = check_updates(args.corpus, pages)
+    for status in statuses:
+        name = "Magic (Wizards)" if status.game == "mtg" else "Duel Masters (official, ja)"
+        held = status.newest_held or "nothing"
+        if status.newer:
+            listed = "; ".join(release.describe() for release in status.newer)
+            print(f"{name}: the corpus's newest is {held}; newer on {status.page}: {listed}")
+        else:
+            newest = status.listed[-1].describe()
+            print(f"{name}: up to date (the corpus's newest is {held}; {status.page} lists {newest})")
+    if args.fetch and any(status.newer for status in statuses):
+        for addition in fetch_updates(args.corpus, statuses, DEFAULT_CACHE):
+            for line in addition_lines(addition):
+                print(line)
+    return 0
