@@ -211,3 +211,9 @@ def test_a_truncated_pdf_is_one_error_line(cli, tmp_path):
     code, out, err = cli("parse", str(path))
     assert code == 1 and out == ""
     assert err == f"Error: {path}: damaged PDF: Failed to load document (PDFium: Data format error).\n"
+
+
+def test_reading_a_pdf_twice_gives_the_same_text():
+    data = (FORMATS / "CR-2019-05-03.pdf").read_bytes()
+    first, second = extract_document(data, "a"), extract_document(data, "b")
+    assert first.text == second.text and first.notes == second.notes
