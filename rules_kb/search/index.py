@@ -33,7 +33,7 @@ from pathlib import Path
 
 from rules_kb.ask.knowledge import Knowledge
 from rules_kb.search.documents import Document, Group, collect
-from rules_kb.search.segment import JAPANESE_CHAR, fold, whole_term
+from rules_kb.search.segment import JAPANESE_CHAR, english_term, fold, whole_term
 from rules_kb.tokens import tokenize
 
 INDEX_DIR = "search-index"
@@ -93,15 +93,21 @@ def shard_of(term: str, shard_count: int) -> int:
     return value % shard_count
 
 
-def _terms_of(groups: list[Group], documents: list[Document]) -> tuple[list[list[str]], list[list[str]], Counter]:
-    """Each document's term sequence ("" where punctuation breaks it), its title's, and Japanese surfaces seen."""
+def _terms_of(groups: list[Group], documents: list[Document]) -> tuple[list[list[str]], list[list[list[str]]],
+                                                                      Counter]:
+    """Each document's term sequence ("" where punctuation breaks it), its names' (title, glossary
+    terms pointing at it), and the Japanese surfaces seen."""
     surfaces: Counter = Counter()
     texts: list[list[str]] = []
-    titles: list[list[str]] = []
-    for document in documents:
+    titles: list[list[list[str]]] = []
+    glossary = {group.versions[0][2]: group.terms for group in groups if group.terms}
+    for doc_id, document in enumerate(documents):
         lang = groups[document.group].lang
         texts.append(_term_sequence(document.text, lang, surfaces))
-        titles.append(_term_sequence(document.title, lang, Counter()) if document.title else [])
+        names = [document.title] if document.title else []
+        names += document.names  # what the text says it is called
+        names += glossary.get(doc_id, [])  # a glossary entry names the rule it points to
+        titles.append([_term_sequence(name, lang, Counter()) for name in names])
     return texts, titles, surfaces
 
 
@@ -118,7 +124,7 @@ def _term_sequence(text: str, lang: str, surfaces: Counter) -> list[str]:
         elif lang == "ja" and japanese == SOME_JAPANESE:
             terms.append(token.normalized)
         else:
-            terms.append(folded)
+            terms.append(english_term(folded))
     return terms
 
 
@@ -144,7 +150,7 @@ def _counts(terms: list[str]) -> Counter:
 
 
 def _postings(groups: list[Group], documents: list[Document], doc_terms: list[list[str]],
-              title_terms: list[list[str]]) -> dict[str, list]:
+              title_terms: list[list[list[str]]]) -> dict[str, list]:
     """term → [(doc, integer BM25 weight)]: words, adjacent pairs and ``cites:``, statistics per language.
 
     A title's terms count ``TITLE_BOOST`` times more, so that a heading named like the query
@@ -154,7 +160,8 @@ def _postings(groups: list[Group], documents: list[Document], doc_terms: list[li
     for document, terms, title in zip(documents, doc_terms, title_terms, strict=True):
         counter = _counts(terms)
         for _ in range(TITLE_BOOST - 1):
-            counter.update(_counts(title))
+            for name in title:
+                counter.update(_counts(name))
         counter.update(f"cites:{number}" for number in document.cites)
         counts.append(counter)
     by_lang: dict[str, list[int]] = defaultdict(list)
@@ -225,7 +232,12 @@ def _group_shard(groups: list[Group], documents: list[Document], start: int) -> 
     texts = {}
     records = []
     for group in chunk:
-        records.append({"rule": group.rule_url, "versions": [list(v) for v in group.versions]})
+        record: dict = {"rule": group.rule_url, "versions": [list(v) for v in group.versions]}
+        if group.former:
+            record["was"] = [list(pair) for pair in group.former]
+            record["old"] = {str(doc_id): documents[doc_id].number for _, _, doc_id in group.versions
+                             if documents[doc_id].number != str(group.number)}
+        records.append(record)
         for _, _, doc_id in group.versions:
             texts[str(doc_id)] = documents[doc_id].text
     return {"groups": records, "texts": dict(sorted(texts.items(), key=lambda item: int(item[0])))}
@@ -243,9 +255,19 @@ def _meta(groups: list[Group], documents: list[Document], version_lists: dict, s
         "groupLanguage": [code[(g.game, g.lang)] for g in groups],
         "groupNumber": [str(g.number) for g in groups],
         "groupCurrent": [int(g.current) for g in groups],
+        "formerNumbers": _former_numbers(groups),
         "docGroup": [d.group for d in documents],
         "docCurrent": [int(groups[d.group].versions[0][2] == doc_id) for doc_id, d in enumerate(documents)],
     }
+
+
+def _former_numbers(groups: list[Group]) -> dict[str, list[int]]:
+    """old number → the groups (lineages) that once held it, for a query typed with an old number."""
+    former: dict[str, list[int]] = defaultdict(list)
+    for gid, group in enumerate(groups):
+        for number in dict.fromkeys(number for number, _ in group.former):
+            former[number].append(gid)
+    return dict(sorted(former.items()))
 
 
 def _dump(payload: object) -> bytes:

@@ -9,7 +9,7 @@
    a few), scaled down 10% for a wording
    that is no longer its rule's newest and 20% for a rule gone from its game's newest
    version. A group (rule) takes its best document's score and shows, of its documents scoring
-   at least three quarters of that, the current one, else the latest collected. Ties keep the
+   at least half of that, the current one, else the latest collected. Ties keep the
    index order (game, language, number).
 """
 
@@ -39,10 +39,12 @@ class Hit:
     snippet: list[tuple[str, bool]]
     also: list[tuple[str, str]] = field(default_factory=list)
     score: int = 0
+    was: list[tuple[str, str]] = field(default_factory=list)  # (old number, first version of the next one)
 
     def to_record(self) -> dict:
         return {"game": self.game, "lang": self.lang, "number": self.number, "version": self.version,
                 "url": self.url, "rule_url": self.rule_url, "score": self.score,
+                "was": [[number, until] for number, until in self.was],
                 "snippet": [[text, marked] for text, marked in self.snippet],
                 "also": [[label, url] for label, url in self.also]}
 
@@ -107,7 +109,9 @@ def search(index: SearchIndex, query: str, *, game: str | None = None, lang: str
     ranked = _rank_groups(meta, scores, allowed)
     order = list(ranked)
     if number is not None:
-        exact = [g for g, n in enumerate(meta["groupNumber"]) if n == number and allowed[meta["groupLanguage"][g]]]
+        exact = [g for g, n in enumerate(meta["groupNumber"]) if n == number]
+        exact = sorted(exact, key=lambda g: -meta["groupCurrent"][g]) + meta["formerNumbers"].get(number, [])
+        exact = [g for g in dict.fromkeys(exact) if allowed[meta["groupLanguage"][g]]]
         first = set(exact)
         order = exact + [g for g in order if g not in first]
     hits: list[Hit] = []
@@ -137,9 +141,9 @@ def _accumulate(index: SearchIndex, terms: list[str], scores: dict[int, int], *,
 
 
 def adjusted(meta: dict, doc_id: int, raw: int) -> int:
-    """A document's score, ten times its raw sum, less 10% if superseded and 20% if its rule is gone."""
+    """A document's score, ten times its raw sum, less 10% if superseded and 50% if its rule is gone."""
     group = meta["docGroup"][doc_id]
-    return 10 * raw - (0 if meta["docCurrent"][doc_id] else raw) - (0 if meta["groupCurrent"][group] else 2 * raw)
+    return 10 * raw - (0 if meta["docCurrent"][doc_id] else raw) - (0 if meta["groupCurrent"][group] else 5 * raw)
 
 
 def _rank_groups(meta: dict, scores: dict[int, int], allowed: list[bool]) -> dict[int, tuple[int, int]]:
@@ -152,7 +156,7 @@ def _rank_groups(meta: dict, scores: dict[int, int], allowed: list[bool]) -> dic
     ranked = {}
     for group, docs in members.items():
         top = max(value for _, value in docs)
-        good = [d for d, value in docs if 4 * value >= 3 * top]
+        good = [d for d, value in docs if 2 * value >= top]
         ranked[group] = (top, max(good, key=lambda d: (meta["docCurrent"][d], d)))
     return dict(sorted(ranked.items(), key=lambda item: (-item[1][0], item[0])))
 
@@ -172,9 +176,11 @@ def _hit(index: SearchIndex, group: int, doc_id: int | None, score: int, terms: 
     shown = next(v for v in versions if v[2] == doc_id)
     game, lang = meta["languages"][meta["groupLanguage"][group]]
     text = texts[str(doc_id)]
-    return Hit(game, lang, meta["groupNumber"][group], shown[0], shown[1], record["rule"],
+    number = meta["groupNumber"][group] if version is None else record.get("old", {}).get(str(doc_id),
+                                                                                        meta["groupNumber"][group])
+    return Hit(game, lang, number, shown[0], shown[1], record["rule"],
                snippet(index, text, terms), [(label, url) for label, url, _ in record["versions"] if label != shown[0]],
-               score)
+               score, [(old, until) for old, until in record.get("was", [])])
 
 
 def snippet(index: SearchIndex, text: str, terms: set[str]) -> list[tuple[str, bool]]:

@@ -27,6 +27,28 @@ QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'"})  # as rules_kb.tokens fol
 UNKNOWN_COST = 1000  # a character no vocabulary entry covers
 MAX_SURFACE = 16  # longest vocabulary surface tried, in characters
 WHOLE_MAX = 8  # texts of at most this many words are also indexed whole ("=deathtouch")
+# Words a question is phrased with ("who taps the blocking creature", "can a creature ..."):
+# they still form pairs with their neighbours, but match nothing alone and are never highlighted.
+STOP_WORDS = frozenset((
+    "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from", "how", "i", "if", "in",
+    "is", "it", "its", "many", "much", "of", "on", "or", "that", "the", "this", "to", "what", "when", "where",
+    "which", "who", "why", "will", "with"))
+PLAIN_ENDINGS = ("ss", "us", "is", "'s")  # words ending so are not plurals (pass, status, this, player's)
+
+
+def english_term(word: str) -> str:
+    """A folded English word's term: a plural or third person ``-s`` taken off, nothing more.
+
+    ``mulligans`` meets ``mulligan`` and ``declares`` meets ``declare``, while ``blocker`` and
+    ``blocked`` stay apart from ``block`` (no stemming beyond the final ``s``).
+    """
+    if len(word) < 4 or not word.isalpha() or not word.isascii() or word.endswith(PLAIN_ENDINGS):
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith("s"):
+        return word[:-1]
+    return word
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +103,8 @@ def segment(text: str, vocabulary: dict[str, list]) -> list[QueryToken]:
 
 
 def _segment_other(run: str) -> list[tuple[int, int, str]]:
-    return [(m.start(), m.end(), m.group()) for m in ENGLISH_TOKEN.finditer(run) if not m.group().isspace()]
+    return [(m.start(), m.end(), english_term(m.group())) for m in ENGLISH_TOKEN.finditer(run)
+            if not m.group().isspace()]
 
 
 def _segment_japanese(run: str, vocabulary: dict[str, list]) -> list[tuple[int, int, str]]:
@@ -134,8 +157,11 @@ def whole_term(words: list[str]) -> str | None:
 
 
 def query_terms(tokens: list[QueryToken]) -> tuple[list[str], list[str]]:
-    """Distinct word terms; adjacent pairs (never across punctuation) and the whole-text term."""
-    whole = whole_term([token.term for token in tokens if token.word])
+    """Distinct word terms (stop words left out unless the query is nothing else); adjacent pairs
+    (never across punctuation) and the whole-text term."""
+    words = [token.term for token in tokens if token.word]
+    whole = whole_term(words)
+    keep_stops = all(word in STOP_WORDS for word in words)
     terms: list[str] = []
     pairs: list[str] = []
     previous: str | None = None
@@ -143,7 +169,7 @@ def query_terms(tokens: list[QueryToken]) -> tuple[list[str], list[str]]:
         if not token.word:
             previous = None
             continue
-        if token.term not in terms:
+        if token.term not in terms and (keep_stops or token.term not in STOP_WORDS):
             terms.append(token.term)
         if previous is not None:
             pair = f"{previous} {token.term}"

@@ -229,7 +229,7 @@
       for (const item of docs) top = Math.max(top, item[1]);
       let shown = null;
       for (const item of docs) {
-        if (4 * item[1] < 3 * top) continue;
+        if (2 * item[1] < top) continue;
         const doc = item[0];
         if (shown === null || meta.docCurrent[doc] > meta.docCurrent[shown] ||
             (meta.docCurrent[doc] === meta.docCurrent[shown] && doc > shown)) shown = doc;
