@@ -5,6 +5,8 @@ Layout under ``<docs_dir>/search-index/`` (``INDEX_DIR``):
 * ``meta.json``: languages, per-group and per-document arrays the ranking needs (game and
   language, number, whether current), shard counts. Loaded first.
 * ``vocab.json``: the Japanese vocabulary the query segmenter walks (``segment.py``).
+* ``words.json``: English words and how many texts hold each, fetched only when a query word
+  finds nothing (typo correction, the nearest terms offered for an empty result).
 * ``p/NNN.json``: postings, sharded by a hash of the term; each term maps to a flat list
   ``[doc delta, weight, ...]``. A query fetches only the shards of its terms.
 * ``g/NNN.json``: per ``GROUPS_PER_SHARD`` groups, their URLs, versions and texts, fetched only
@@ -25,6 +27,7 @@ import itertools
 import json
 import math
 import os
+import re
 import shutil
 import tempfile
 from collections import Counter, defaultdict
@@ -33,11 +36,11 @@ from pathlib import Path
 
 from rules_kb.ask.knowledge import Knowledge
 from rules_kb.search.documents import Document, Group, collect
-from rules_kb.search.segment import JAPANESE_CHAR, english_term, fold, whole_term
+from rules_kb.search.segment import JAPANESE_CHAR, STOP_WORDS, english_term, fold, whole_term
 from rules_kb.tokens import tokenize
 
 INDEX_DIR = "search-index"
-FORMAT = 1
+FORMAT = 2
 GROUPS_PER_SHARD = 8
 SHARD_TARGET_BYTES = 12_000  # postings shard size aimed at (raw JSON): a query fetches few bytes
 K1, B = 1.2, 0.75
@@ -80,6 +83,7 @@ def build_index_files(knowledge: Knowledge) -> dict[str, bytes]:
     for start in range(0, len(groups), GROUPS_PER_SHARD):
         files[f"g/{start // GROUPS_PER_SHARD:03d}.json"] = _dump(_group_shard(groups, documents, start))
     files["vocab.json"] = _dump(_vocabulary(surfaces))
+    files["words.json"] = _dump(_words(postings))
     files["meta.json"] = _dump(_meta(groups, documents, version_lists, shard_count))
     return files
 
@@ -216,6 +220,9 @@ def _vocabulary(surfaces: Counter) -> dict[str, list]:
     for normalized, count in sorted(forms.items()):  # a normalized form is typed too (プレーヤー)
         if normalized not in by_surface and all(JAPANESE_CHAR.match(char) for char in normalized):
             by_surface[normalized][normalized] = count
+    for stem, readings in sorted(_stems(surfaces).items()):
+        if stem not in by_surface:
+            by_surface[stem] = readings
     total = sum(surfaces.values()) or 1
     vocabulary = {}
     for surface in sorted(by_surface):
@@ -225,6 +232,35 @@ def _vocabulary(surfaces: Counter) -> dict[str, list]:
         cost = COST_BASE + round(COST_SCALE * math.log(total / count))
         vocabulary[surface] = ["" if normalized == surface else normalized, cost]
     return vocabulary
+
+
+# The five-row kana of a godan verb's ending: (dictionary form, its other bases).
+GODAN_ROWS = {"う": "わいえお", "く": "かきけこ", "ぐ": "がぎげご", "す": "さしせそ", "つ": "たちてと",
+              "ぬ": "なにねの", "ぶ": "ばびべぼ", "む": "まみめも", "る": "らりれろ"}
+KANJI = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005]")
+
+
+def _stems(surfaces: Counter) -> dict[str, Counter]:
+    """The bases of each godan verb the rules use (戻す → 戻さ 戻し 戻せ 戻そ), with the verb.
+
+    A query inflects a verb in ways the rules may never print (戻された where they say
+    戻します); with every base in the vocabulary the segmenter still finds 戻す.
+    """
+    stems: dict[str, Counter] = defaultdict(Counter)
+    for (_, normalized), count in surfaces.items():
+        row = GODAN_ROWS.get(normalized[-1:])
+        if row is None or len(normalized) < 2 or not KANJI.match(normalized[-2]):
+            continue
+        for kana in row:
+            stems[normalized[:-1] + kana][normalized] += count
+    return stems
+
+
+def _words(postings: dict[str, list]) -> dict[str, int]:
+    """English word → how many texts hold it: what a mistyped or unknown word is corrected to.
+    Loaded only when a query word finds nothing."""
+    return {term: len(entries) for term, entries in sorted(postings.items())
+            if term.isascii() and term.isalpha() and len(term) >= 3}
 
 
 def _group_shard(groups: list[Group], documents: list[Document], start: int) -> dict:
@@ -248,6 +284,7 @@ def _meta(groups: list[Group], documents: list[Document], version_lists: dict, s
     code = {pair: index for index, pair in enumerate(languages)}
     return {
         "format": FORMAT,
+        "stopWords": sorted(STOP_WORDS),
         "shards": shard_count,
         "groupsPerShard": GROUPS_PER_SHARD,
         "languages": [list(pair) for pair in languages],

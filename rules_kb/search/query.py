@@ -16,14 +16,24 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
-from rules_kb.search.segment import CITES, QueryToken, query_terms, rule_number, segment
+from rules_kb.search.segment import (
+    CITES,
+    QueryToken,
+    nearest_words,
+    query_terms,
+    rule_number,
+    run_together,
+    segment,
+    typo_bound,
+)
 
 SNIPPET_BEFORE = 40  # characters of context before the first highlighted word
 SNIPPET_LENGTH = 160
+NEAREST_EDITS, NEAREST_COUNT = 3, 5  # an empty result offers up to this many words this close
 
 
 @dataclass
@@ -69,6 +79,10 @@ class SearchIndex:
     def vocabulary(self) -> dict[str, list]:
         return self._load("vocab.json")
 
+    @cached_property
+    def words(self) -> dict[str, int]:
+        return self._load("words.json")
+
     def postings(self, term: str) -> list[int]:
         from rules_kb.search.index import shard_of
 
@@ -82,14 +96,33 @@ class SearchIndex:
         return segment(text, self.vocabulary)
 
 
+@dataclass
+class Answer:
+    """The hits and what the search says about the query: a number it read otherwise, a word it
+    corrected, the nearest terms when nothing was found."""
+
+    hits: list[Hit]
+    notes: list[str] = field(default_factory=list)
+
+
 def search(index: SearchIndex, query: str, *, game: str | None = None, lang: str | None = None,
            version: str | None = None, limit: int = 10) -> list[Hit]:
     """The ranked hits for ``query`` (see the module doc), at most ``limit``."""
+    return answer(index, query, game=game, lang=lang, version=version, limit=limit).hits
+
+
+def answer(index: SearchIndex, query: str, *, game: str | None = None, lang: str | None = None,
+           version: str | None = None, limit: int = 10) -> Answer:
+    """The ranked hits for ``query`` and the notes on how it was read."""
     meta = index.meta
     allowed = [(g == game or game is None) and (lg == lang or lang is None) for g, lg in meta["languages"]]
     query = query.strip()
     cites = CITES.match(query)
     number = rule_number(query)
+    notes: list[str] = []
+    if number is None and (guess := run_together(query)) is not None and _held(meta, guess):
+        number = guess
+        notes.append(f"did you mean {guess}? showing it")
     scores: dict[int, int] = {}
     terms: list[str] = []
     if cites:
@@ -97,7 +130,8 @@ def search(index: SearchIndex, query: str, *, game: str | None = None, lang: str
         if cited is not None:
             _accumulate(index, [f"cites:{cited}"], scores)
     else:
-        terms, pairs = query_terms(index.tokens(query))
+        tokens = _corrected(index, index.tokens(query), notes)
+        terms, pairs = query_terms(tokens)
         matched: dict[int, int] = {}
         for term in terms:
             _accumulate(index, [term], matched, count=True)
@@ -122,7 +156,44 @@ def search(index: SearchIndex, query: str, *, game: str | None = None, lang: str
         hit = _hit(index, group, doc_id, score, set(terms), version)
         if hit is not None:
             hits.append(hit)
-    return hits
+    if not hits and limit > 0 and not cites:
+        common = [term for term in terms if term in meta["stopWords"]]
+        offered = _nearest_terms(index, [term for term in terms if term not in common])
+        if common:
+            notes.append(f"too common to search for alone: {', '.join(common)}")
+        if offered:
+            notes.append("nothing found; nearest terms: " + ", ".join(offered))
+    return Answer(hits, notes)
+
+
+def _held(meta: dict, number: str) -> bool:
+    return number in meta["groupNumber"] or number in meta["formerNumbers"]
+
+
+def _corrected(index: SearchIndex, tokens: list[QueryToken], notes: list[str]) -> list[QueryToken]:
+    """Tokens with each English word that no text holds replaced by the nearest word that one does."""
+    out = []
+    for token in tokens:
+        bound = typo_bound(token.term)
+        if token.word and bound and token.term not in index.meta["stopWords"] and not index.postings(token.term):
+            nearest = nearest_words(token.term, index.words, bound, 1)
+            if nearest:
+                notes.append(f"no text has {token.surface!r}; showing {nearest[0]!r}")
+                token = replace(token, term=nearest[0])
+        out.append(token)
+    return out
+
+
+def _nearest_terms(index: SearchIndex, terms: list[str]) -> list[str]:
+    """Words of the vocabulary (English words, Japanese surfaces) nearest the query's terms."""
+    offered: list[str] = []
+    japanese = {surface: 1 for surface in index.vocabulary}
+    for term in terms:
+        words = index.words if term.isascii() else japanese
+        for word in nearest_words(term, words, NEAREST_EDITS, NEAREST_COUNT):
+            if word not in offered:
+                offered.append(word)
+    return offered[:NEAREST_COUNT]
 
 
 def _printed_in(index: SearchIndex, doc_id: int, version: str) -> bool:

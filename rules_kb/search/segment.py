@@ -21,6 +21,7 @@ JAPANESE_CHAR = re.compile(
     r"[\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3006]")
 # rules_kb.tokens' English pattern, with [^\W_] spelt as the letters and numbers JavaScript's \p{L}\p{N} name.
 ENGLISH_TOKEN = re.compile(r"[^\W_]+(?:(?:['\u2018\u2019]|(?<=\d)[.,](?=\d))[^\W_]+)*|\S")
+RUN_TOGETHER = re.compile(r"([0-9]{3})([0-9]{1,3})([a-z]?)\.?")  # 5072a: 507.2a typed without its point
 RULE_NUMBER = re.compile(r"([0-9]{3})(?:\.([0-9]{1,3})(?:\s?([a-z]))?)?\.?")
 CITES = re.compile(r"^cites:\s*(\S+)$")
 QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'"})  # as rules_kb.tokens folds English words
@@ -149,6 +150,52 @@ def rule_number(text: str) -> str | None:
     if rule is None:
         return section
     return f"{section}.{int(rule)}{letter or ''}"
+
+
+def run_together(text: str) -> str | None:
+    """The rule number a run of digits may stand for (``5072a`` → ``507.2a``), else None."""
+    folded, _ = fold(text.strip())
+    match = RUN_TOGETHER.fullmatch(folded)
+    if match is None:
+        return None
+    section, rule, letter = match.groups()
+    return f"{section}.{int(rule)}{letter}"
+
+
+def edit_distance(a: str, b: str, bound: int) -> int:
+    """Edits (insert, delete, replace, swap two neighbours) from ``a`` to ``b``, or ``bound + 1``
+    once it is sure to exceed ``bound``: ``secnod`` is one edit from ``second``."""
+    if abs(len(a) - len(b)) > bound:
+        return bound + 1
+    before: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, char in enumerate(a, 1):
+        current = [i]
+        for j, other in enumerate(b, 1):
+            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char != other))
+            if i > 1 and j > 1 and char == b[j - 2] and a[i - 2] == other:
+                cost = min(cost, before[j - 2] + 1)
+            current.append(cost)
+        if min(current) > bound and (i == len(a) or min(previous) > bound):
+            return bound + 1
+        before, previous = previous, current
+    return previous[-1]
+
+
+def nearest_words(word: str, words: dict[str, int], bound: int, count: int) -> list[str]:
+    """Up to ``count`` words within ``bound`` edits of ``word``: nearest first, then commonest, then by code point."""
+    scored = []
+    for candidate, frequency in words.items():
+        distance = edit_distance(word, candidate, bound)
+        if distance <= bound and candidate != word:
+            scored.append((distance, -frequency, candidate))
+    return [candidate for _, _, candidate in sorted(scored)[:count]]
+
+
+def typo_bound(word: str) -> int:
+    """Edits a mistyped English word may be away from the word meant: none under 4 letters."""
+    size = len(word)
+    return 0 if size < 4 or not word.isascii() or not word.isalpha() else 1 if size < 7 else 2
 
 
 def whole_term(words: list[str]) -> str | None:
