@@ -173,12 +173,13 @@ def main() -> None:
         finally:
             server.shutdown()
     print(f"{len(queries)} queries over {pages:,} rule pages")
-    print(f"{'search':42} {'recall@10':>9} {'MRR':>6} {'zero hits':>9}  build")
+    print(f"{'search':42} {'recall@10':>9} {'MRR':>6} {'rank 1':>7} {'zero hits':>9}  build")
     for name, results, note in rows:
         recall, mrr, _ = metrics(queries, results)
         empty = sum(1 for q in texts if not results[q])
-        print(f"{name:42} {recall:9.3f} {mrr:6.3f} {empty:9d}  {note}")
-    for name, results, _ in rows[1:]:
+        first = sum(1 for q in queries if results[q.q][:1] and results[q.q][0] in q.expect)
+        print(f"{name:42} {recall:9.3f} {mrr:6.3f} {first:3d}/{len(queries):<3d} {empty:9d}  {note}")
+    for name, results, _ in rows:
         _, _, misses = metrics(queries, results)
         print(f"\n{name}: queries not answered first")
         print("\n".join(misses))

@@ -36,10 +36,12 @@ from pathlib import Path
 
 from rules_kb.ask.knowledge import Knowledge
 from rules_kb.search.documents import Document, Group, collect
+from rules_kb.search.query import INDEX_DIR, shard_of
 from rules_kb.search.segment import JAPANESE_CHAR, STOP_WORDS, english_term, fold, whole_term
 from rules_kb.tokens import tokenize
 
-INDEX_DIR = "search-index"
+__all__ = ["INDEX_DIR", "build_index_files", "shard_of", "write_search_index"]
+
 FORMAT = 2
 GROUPS_PER_SHARD = 8
 SHARD_TARGET_BYTES = 12_000  # postings shard size aimed at (raw JSON): a query fetches few bytes
@@ -86,15 +88,6 @@ def build_index_files(knowledge: Knowledge) -> dict[str, bytes]:
     files["words.json"] = _dump(_words(postings))
     files["meta.json"] = _dump(_meta(groups, documents, version_lists, shard_count))
     return files
-
-
-def shard_of(term: str, shard_count: int) -> int:
-    """FNV-1a (32 bit) over the term's code points, modulo the shard count (``search.js`` twin)."""
-    value = 0x811C9DC5
-    for char in term:
-        value ^= ord(char)
-        value = (value * 0x01000193) & 0xFFFFFFFF
-    return value % shard_count
 
 
 def _terms_of(groups: list[Group], documents: list[Document]) -> tuple[list[list[str]], list[list[list[str]]],

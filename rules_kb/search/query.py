@@ -31,6 +31,7 @@ from rules_kb.search.segment import (
     typo_bound,
 )
 
+INDEX_DIR = "search-index"  # the index folder, in the site and in the CLI's cache
 SNIPPET_BEFORE = 40  # characters of context before the first highlighted word
 SNIPPET_LENGTH = 160
 NEAREST_EDITS, NEAREST_COUNT = 3, 5  # an empty result offers up to this many words this close
@@ -68,8 +69,11 @@ class SearchIndex:
 
     def _load(self, name: str) -> dict:
         if name not in self._shards:
-            self._shards[name] = json.loads((self.folder / name).read_text(encoding="utf-8"))
+            self._shards[name] = self._read(name)
         return self._shards[name]
+
+    def _read(self, name: str):
+        return json.loads((self.folder / name).read_text(encoding="utf-8"))
 
     @cached_property
     def meta(self) -> dict:
@@ -84,8 +88,6 @@ class SearchIndex:
         return self._load("words.json")
 
     def postings(self, term: str) -> list[int]:
-        from rules_kb.search.index import shard_of
-
         return self._load(f"p/{shard_of(term, self.meta['shards']):03d}.json").get(term, [])
 
     def group_record(self, group: int) -> tuple[dict, dict]:
@@ -94,6 +96,15 @@ class SearchIndex:
 
     def tokens(self, text: str) -> list[QueryToken]:
         return segment(text, self.vocabulary)
+
+
+def shard_of(term: str, shard_count: int) -> int:
+    """FNV-1a (32 bit) over the term's code points, modulo the shard count (``search.js`` twin)."""
+    value = 0x811C9DC5
+    for char in term:
+        value ^= ord(char)
+        value = (value * 0x01000193) & 0xFFFFFFFF
+    return value % shard_count
 
 
 @dataclass
