@@ -58,12 +58,14 @@ def search_cli(cli, small_corpus, tmp_path_factory, monkeypatch):
         return cli("--corpus", str(small_corpus), "search", *argv)
 
     run.folder = folder
+    run.corpus = small_corpus
     return run
 
 
 def index_folder(search_cli) -> Path:
-    (folder,) = [p for p in search_cli.folder.iterdir() if p.is_dir() and not p.name.startswith(".")]
-    return folder
+    from rules_kb.ask.keys import cache_key
+
+    return search_cli.folder / cache_key(search_cli.corpus)
 
 
 def test_forgiving_game_and_language_spellings(search_cli):

@@ -67,7 +67,7 @@ def open_index(corpus: Path, build_dir: Path, knowledge_cache: Path | None = Non
         return index
     from rules_kb.ask.knowledge import load_knowledge
 
-    write_index(load_knowledge(corpus, knowledge_cache), folder, _file_stats(corpus))
+    write_index(load_knowledge(corpus, knowledge_cache), folder, file_stats(corpus))
     folders = sorted((p for p in build_dir.iterdir() if p.is_dir() and not p.name.startswith(".")),
                      key=lambda p: p.stat().st_mtime, reverse=True)
     for stale in folders[KEEP:]:
@@ -75,7 +75,7 @@ def open_index(corpus: Path, build_dir: Path, knowledge_cache: Path | None = Non
     return CheckedIndex(folder / INDEX_DIR, read_digests(folder / DIGESTS)["index"])
 
 
-def _file_stats(corpus: Path) -> dict[str, list[int]]:
+def file_stats(corpus: Path) -> dict[str, list[int]]:
     out = {}
     for meta in load_manifest(corpus):
         stat = (corpus / meta.file).stat()

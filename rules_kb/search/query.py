@@ -1,16 +1,17 @@
 """Answer a query from the index files: the ranking ``site/assets/search.js`` repeats step for step.
 
-1. A query that is a rule number (any width, trailing period) lists that number first, in
-   every game and language held (newest first), then what the text search finds.
+1. A query that is a rule number (any width, trailing period, or run together: ``5072a``)
+   lists the rules with that number first, in every game and language held (current ones
+   first), then the rules that once had it, then what the text search finds.
 2. ``cites:603.2e`` lists the texts citing the rule.
-3. Otherwise the query is segmented (``segment.py``) into word terms, adjacent pairs and the
-   whole-text term; each document scores the sum of its integer weights for them times the
-   number of distinct query words it holds (a text with every word beats one that repeats
-   a few), scaled down 10% for a wording
-   that is no longer its rule's newest and 20% for a rule gone from its game's newest
-   version. A group (rule) takes its best document's score and shows, of its documents scoring
-   at least half of that, the current one, else the latest collected. Ties keep the
-   index order (game, language, number).
+3. Otherwise the query is segmented (``segment.py``) into word terms (an English word no text
+   holds corrected to the nearest one that does), adjacent pairs and the whole-text term;
+   each document scores the sum of its integer weights for them times the square of the
+   number of distinct query words it holds (a text with every word beats one that repeats a
+   few), scaled down 10% for a wording that is no longer its rule's newest and 50% for a rule
+   gone from its game's newest version. A group (rule lineage) takes its best document's
+   score and shows, of its documents scoring at least half of that, the current one, else the
+   latest collected. Ties keep the index order (game, language, number).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 from rules_kb.search.segment import (
     CITES,
     QueryToken,
+    is_content,
     nearest_words,
     query_terms,
     rule_number,
@@ -144,10 +146,9 @@ def answer(index: SearchIndex, query: str, *, game: str | None = None, lang: str
         tokens = _corrected(index, index.tokens(query), notes)
         terms, pairs = query_terms(tokens)
         matched: dict[int, int] = {}
-        for term in terms:
-            _accumulate(index, [term], matched, count=True)
+        _accumulate(index, [term for term in terms if is_content(term)], matched, count=True)
         _accumulate(index, terms + pairs, scores)
-        scores = {doc_id: raw * matched.get(doc_id, 1) for doc_id, raw in scores.items()}
+        scores = {doc_id: raw * matched.get(doc_id, 1) ** 2 for doc_id, raw in scores.items()}
     if version is not None:  # the CLI's --version: only wordings printed in that version count
         scores = {d: s for d, s in scores.items() if allowed[meta["groupLanguage"][meta["docGroup"][d]]]
                   and _printed_in(index, d, version)}

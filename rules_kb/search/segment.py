@@ -198,6 +198,12 @@ def typo_bound(word: str) -> int:
     return 0 if size < 4 or not word.isascii() or not word.isalpha() else 1 if size < 7 else 2
 
 
+def is_content(term: str) -> bool:
+    """Whether a term counts as a word of the query matched: not a particle or an ending
+    (に, た, れる: at most two hiragana), which every Japanese text has."""
+    return not (len(term) <= 2 and all("\u3041" <= char <= "\u309f" for char in term))
+
+
 def whole_term(words: list[str]) -> str | None:
     """The term standing for a whole short text: its word terms in order behind ``=``."""
     return "=" + " ".join(words) if 0 < len(words) <= WHOLE_MAX else None

@@ -185,6 +185,11 @@
     return size < 4 || !/^[a-z]+$/i.test(word) ? 0 : size < 7 ? 1 : 2;
   }
 
+  function isContent(term) {
+    const chars = Array.from(term);
+    return !(chars.length <= 2 && chars.every(function (c) { return c >= "\u3041" && c <= "\u309f"; }));
+  }
+
   function wholeTerm(words) {
     return words.length > 0 && words.length <= WHOLE_MAX ? "=" + words.join(" ") : null;
   }
@@ -423,7 +428,7 @@
     const lists = await Promise.all(wanted.map(function (term) { return index.postings(term); }));
     const matched = new Map();
     lists.forEach(function (flat, k) {
-      const isWord = k < terms.length;
+      const isWord = k < terms.length && isContent(terms[k]);
       let doc = 0;
       for (let position = 0; position < flat.length; position += 2) {
         doc += flat[position];
@@ -432,7 +437,7 @@
       }
     });
     if (!cites) {
-      for (const [doc, raw] of scores) scores.set(doc, raw * (matched.get(doc) || 1));
+      for (const [doc, raw] of scores) scores.set(doc, raw * (matched.get(doc) || 1) ** 2);
     }
     const ranked = rankGroups(meta, scores, allowed);
     let order = ranked.map(function (item) { return item[0]; });
