@@ -197,13 +197,14 @@ def _corrected(index: SearchIndex, tokens: list[QueryToken], notes: list[str]) -
 
 
 def _nearest_terms(index: SearchIndex, terms: list[str]) -> list[str]:
-    """Words of the vocabulary (English words, Japanese surfaces) nearest the query's terms."""
+    """Words of the vocabulary (English words, Japanese surfaces; no stop word, no single
+    character) nearest the query's terms."""
     offered: list[str] = []
     japanese = {surface: 1 for surface in index.vocabulary}
     for term in terms:
         words = index.words if term.isascii() else japanese
-        for word in nearest_words(term, words, NEAREST_EDITS, NEAREST_COUNT):
-            if word not in offered:
+        for word in nearest_words(term, words, NEAREST_EDITS, 2 * NEAREST_COUNT):
+            if word not in offered and len(word) > 1 and word not in index.meta["stopWords"]:
                 offered.append(word)
     return offered[:NEAREST_COUNT]
 

@@ -386,8 +386,8 @@
         }
         words = japanese;
       }
-      for (const word of nearestWords(term, words, NEAREST_EDITS, NEAREST_COUNT)) {
-        if (!offered.includes(word)) offered.push(word);
+      for (const word of nearestWords(term, words, NEAREST_EDITS, 2 * NEAREST_COUNT)) {
+        if (!offered.includes(word) && Array.from(word).length > 1 && !index.stopWords.has(word)) offered.push(word);
       }
     }
     return offered.slice(0, NEAREST_COUNT);
