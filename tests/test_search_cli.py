@@ -137,7 +137,8 @@ def test_a_damaged_cache_is_rebuilt_with_one_warning(search_cli, damage):
 
 def test_a_fifo_in_place_of_meta_json_does_not_hang(small_corpus, tmp_path):
     cache = tmp_path / "cache"
-    argv = [sys.executable, "-m", "rules_kb.cli", "--corpus", str(small_corpus), "search", "blockers", "--limit", "1"]
+    argv = [sys.executable, "-c", "import sys; from rules_kb.cli import main; sys.exit(main(sys.argv[1:]))",
+            "--corpus", str(small_corpus), "search", "blockers", "--limit", "1"]
     env = {**os.environ, "RULES_KB_CACHE": str(cache)}
     first = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600, check=True)
     (folder,) = [p for p in (cache / "search").iterdir() if p.is_dir()]

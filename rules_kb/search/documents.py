@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from rules_kb.ask.knowledge import Knowledge
-from rules_kb.kb.ids import text_id
+from rules_kb.kb.ids import rule_id, text_id
 from rules_kb.links import pinned_rule, rule_page
 from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
@@ -53,6 +53,7 @@ class Group:
     current: bool = False  # printed in the newest version of its game and language
     former: list[tuple[str, str]] = field(default_factory=list)  # (old number, first label of the next number)
     terms: list[str] = field(default_factory=list)  # glossary terms that point at it
+    cited: int = 0  # texts and glossary entries citing its current number, in any version
 
 
 def searchable_text(rule: RuleText) -> str:
@@ -87,6 +88,7 @@ def collect(knowledge: Knowledge) -> tuple[list[Group], list[Document], dict[tup
                 where[(game, lang, labels[ordinal], str(number))] = len(groups)
             _add_group(groups, documents, game, lang, labels, [(slot, texts[slot]) for slot in slots])
     _attach_terms(knowledge, groups, where)
+    _count_citations(knowledge, groups)
     return groups, documents, version_lists
 
 
@@ -179,6 +181,16 @@ def _attach_terms(knowledge: Knowledge, groups: list[Group], where: dict[tuple[s
             gid = where.get((game, lang, label, number))
             if gid is not None and data["term"] not in groups[gid].terms:
                 groups[gid].terms.append(data["term"])
+
+
+def _count_citations(knowledge: Knowledge, groups: list[Group]) -> None:
+    """How often each current rule is cited: a rule many texts point to is one readers look for."""
+    graph = knowledge.graph
+    for group in groups:
+        node = rule_id(group.game, group.number)
+        if group.current and node in graph:
+            group.cited = len({source for source, _, data in graph.in_edges(node, data=True)
+                               if data.get("kind") == "cites"})
 
 
 def defined_names(text: str) -> list[str]:

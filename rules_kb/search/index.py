@@ -49,6 +49,7 @@ K1, B = 1.2, 0.75
 SCALE = 100  # BM25 weights are stored as round(SCALE * weight)
 TITLE_BOOST = 3  # a heading's words count this many times
 STOP_SHARE = 0.5  # a word in more than this share of a language's texts has no postings of its own
+CITED_WEIGHT = 0.05  # a rule cited n times weighs 1 + CITED_WEIGHT * ln(1 + n) times more
 COST_BASE, COST_SCALE = 20, 10  # vocabulary costs: COST_BASE + COST_SCALE * ln(total / count)
 
 
@@ -164,6 +165,7 @@ def _postings(groups: list[Group], documents: list[Document], doc_terms: list[li
     by_lang: dict[str, list[int]] = defaultdict(list)
     for doc_id, document in enumerate(documents):
         by_lang[groups[document.group].lang].append(doc_id)
+    prior = [1 + CITED_WEIGHT * math.log1p(groups[d.group].cited) for d in documents]
     postings: dict[str, list] = defaultdict(list)
     for lang in sorted(by_lang):
         members = by_lang[lang]
@@ -178,7 +180,7 @@ def _postings(groups: list[Group], documents: list[Document], doc_terms: list[li
                 if df > STOP_SHARE * size and " " not in term and term[0] != "=" and not term.startswith("cites:"):
                     continue
                 idf = math.log(1 + (size - df + 0.5) / (df + 0.5))
-                weight = max(1, round(SCALE * idf * tf * (K1 + 1) / (tf + norm)))
+                weight = max(1, round(SCALE * idf * tf * (K1 + 1) / (tf + norm) * prior[doc_id]))
                 postings[term].append((doc_id, weight))
     for term in postings:
         postings[term].sort()
