@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from search_support import load_queries, metrics, result_ids  # noqa: E402
 
-from rules_kb.ask.knowledge import build_knowledge  # noqa: E402
+from rules_kb.ask.knowledge import build_knowledge, load_knowledge  # noqa: E402
 from rules_kb.search.documents import collect  # noqa: E402
 from rules_kb.search.index import INDEX_DIR, write_search_index  # noqa: E402
 from rules_kb.search.query import SearchIndex, search  # noqa: E402
@@ -136,8 +136,9 @@ def main() -> None:
     texts = [q.q for q in queries]
     parser = argparse.ArgumentParser()
     parser.add_argument("--work", type=Path, help="keep the built sites here and reuse them on the next run")
+    parser.add_argument("--cache", type=Path, help="knowledge cache to reuse (parses and alignments)")
     args = parser.parse_args()
-    knowledge = build_knowledge(ROOT / "corpus")
+    knowledge = load_knowledge(ROOT / "corpus", args.cache) if args.cache else build_knowledge(ROOT / "corpus")
     rows = []
     with tempfile.TemporaryDirectory() as temporary:
         work = args.work or Path(temporary)
