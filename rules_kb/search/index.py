@@ -44,7 +44,7 @@ __all__ = ["INDEX_DIR", "build_index_files", "shard_of", "write_search_index"]
 
 FORMAT = 2
 GROUPS_PER_SHARD = 8
-SHARD_TARGET_BYTES = 12_000  # postings shard size aimed at (raw JSON): a query fetches few bytes
+SHARD_TARGET_BYTES = 48_000  # postings shard size aimed at (raw JSON, estimated): few files, a few per query
 K1, B = 1.2, 0.75
 SCALE = 100  # BM25 weights are stored as round(SCALE * weight)
 TITLE_BOOST = 3  # a heading's words count this many times
