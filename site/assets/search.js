@@ -353,9 +353,12 @@
 
   async function corrected(index, tokens, notes) {
     const out = [];
-    for (const token of tokens) {
+    const checked = function (token) { return token.word && typoBound(token.term) && !index.stopWords.has(token.term); };
+    // Every word's shard is fetched at once (the search needs them next), not one after another.
+    const lists = await Promise.all(tokens.map(function (t) { return checked(t) ? index.postings(t.term) : null; }));
+    for (const [k, token] of tokens.entries()) {
       const bound = typoBound(token.term);
-      if (token.word && bound && !index.stopWords.has(token.term) && !(await index.postings(token.term)).length) {
+      if (checked(token) && !lists[k].length) {
         const nearest = nearestWords(token.term, await index.words(), bound, 1);
         if (nearest.length) {
           notes.push("no text has " + pyRepr(token.surface) + "; showing " + pyRepr(nearest[0]));
@@ -420,7 +423,10 @@
       const cited = ruleNumber(cites[1]);
       if (cited !== null) wanted = ["cites:" + cited];
     } else {
-      const tokens = await corrected(index, segment(query, index.vocabulary), notes);
+      const typed = segment(query, index.vocabulary);
+      const guess = queryTerms(typed, index.stopWords);  // start every shard the query needs at once
+      guess.terms.concat(guess.pairs).forEach(function (term) { index.postings(term).catch(function () {}); });
+      const tokens = await corrected(index, typed, notes);
       const found = queryTerms(tokens, index.stopWords);
       terms = found.terms;
       wanted = found.terms.concat(found.pairs);
