@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 # Characters segmented with the vocabulary: kana, the long vowel mark, CJK ideographs, 々〆ヵヶ.
 JAPANESE_CHAR = re.compile(
@@ -72,10 +73,16 @@ def fold(text: str) -> tuple[str, list[int]]:
     out: list[str] = []
     origin: list[int] = []
     for index, char in enumerate(text):
-        folded = unicodedata.normalize("NFKC", char).lower().translate(QUOTES)
+        folded = _fold_char(char)
         out.append(folded)
         origin.extend([index] * len(folded))
     return "".join(out), origin
+
+
+@lru_cache(maxsize=8192)
+def _fold_char(char: str) -> str:
+    """One character folded: the same few thousand characters recur in every snippet."""
+    return unicodedata.normalize("NFKC", char).lower().translate(QUOTES)
 
 
 def is_word(surface: str) -> bool:
