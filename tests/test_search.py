@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 import search_support as support
-from conftest import CORPUS
 from search_support import load_queries, metrics, result_ids
 
 from rules_kb.search.index import INDEX_DIR, build_index_files, shard_of
@@ -133,13 +132,13 @@ def test_cli_builds_the_index_once_and_reuses_it(cli, cli_search_dir, monkeypatc
     from rules_kb.cli import common
 
     monkeypatch.setattr(common, "DEFAULT_SEARCH", cli_search_dir)
-    code, out, err = cli("--corpus", str(CORPUS), "search", "ブロックした時", "--game", "dm", "--limit", "3")
+    code, out, err = cli("search", "ブロックした時", "--game", "dm", "--limit", "3")  # the test subset
     assert (code, err) == (0, "")
     assert out.splitlines()[0].startswith("507.3a  dm ja 1.48  /dm/ja/1.48/507/#507.3a")
     built = sorted(cli_search_dir.iterdir())
     assert len(built) == 1
     stamp = (built[0] / INDEX_DIR / "meta.json").stat().st_mtime_ns
-    code, out, _ = cli("--corpus", str(CORPUS), "search", "５０７．２ａ", "--lang", "ja", "--json")
+    code, out, _ = cli("search", "５０７．２ａ", "--lang", "ja", "--json")
     records = json.loads(out)
     assert [(r["number"], r["version"]) for r in records][:1] == [("507.2a", "1.48")]
     assert (built[0] / INDEX_DIR / "meta.json").stat().st_mtime_ns == stamp
@@ -149,7 +148,7 @@ def test_cli_reports_nothing_found(cli, cli_search_dir, monkeypatch):
     from rules_kb.cli import common
 
     monkeypatch.setattr(common, "DEFAULT_SEARCH", cli_search_dir)
-    code, out, _ = cli("--corpus", str(CORPUS), "search", "zzyzx", "--limit", "5")
+    code, out, _ = cli("search", "zzyzx", "--limit", "5")
     assert code == 0
     assert out.strip() == "nothing found for 'zzyzx'"
 
