@@ -15,7 +15,9 @@ import argparse
 import functools
 import gzip
 import http.server
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -28,12 +30,15 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
-from rules_kb.ask.knowledge import build_knowledge  # noqa: E402
+from rules_kb.ask.keys import cache_key  # noqa: E402
+from rules_kb.ask.knowledge import build_knowledge, load_knowledge  # noqa: E402
+from rules_kb.search.cache import file_stats, write_index  # noqa: E402
 from rules_kb.search.index import INDEX_DIR, write_search_index  # noqa: E402
 from rules_kb.search.standalone import write_standalone_site  # noqa: E402
 
 FIRST_QUERY = "ブロックした時"
 COLD_LOADS = 5
+CLI_QUERIES = 20  # the first this many of the query set, each run as its own rules-kb process
 
 
 # Milliseconds per query, measured in the page with performance.now().
@@ -73,11 +78,12 @@ def downloaded(site: Path, base: str, urls: list[str]) -> tuple[int, int]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--corpus", type=Path, default=ROOT / "corpus")
+    parser.add_argument("--cache", type=Path, help="knowledge cache to reuse (parses and alignments)")
     args = parser.parse_args()
     queries = [q["q"] for q in tomllib.loads((ROOT / "tests/fixtures/search-queries.toml").read_text())["query"]]
 
     started = time.perf_counter()
-    knowledge = build_knowledge(args.corpus)
+    knowledge = load_knowledge(args.corpus, args.cache) if args.cache else build_knowledge(args.corpus)
     knowledge_seconds = time.perf_counter() - started
     with tempfile.TemporaryDirectory() as temporary:
         docs = Path(temporary) / "docs"
@@ -98,11 +104,31 @@ def main() -> None:
               f"({gzip_size(index / 'meta.json') / 1e3:.0f} kB gzip), "
               f"vocab {(index / 'vocab.json').stat().st_size / 1e3:.0f} kB "
               f"({gzip_size(index / 'vocab.json') / 1e3:.0f} kB gzip)")
+        for sub in ("p", "g"):
+            shards = sorted((index / sub).iterdir())
+            print(f"  {sub}/: {len(shards)} files, {sum(p.stat().st_size for p in shards) / 1e6:.2f} MB raw")
+        measure_cli(knowledge, args.corpus, Path(temporary) / "cli-cache", queries[:CLI_QUERIES])
         server, base = serve(site)
         try:
             measure_browser(site, base, queries)
         finally:
             server.shutdown()
+
+
+def measure_cli(knowledge, corpus: Path, cache: Path, queries: list[str]) -> None:
+    """Wall time of ``rules-kb search`` processes with the index already cached (what a second query costs)."""
+    write_index(knowledge, cache / "search" / cache_key(corpus), file_stats(corpus))
+    env = {**os.environ, "RULES_KB_CACHE": str(cache), "PAGER": ""}
+    command = [str(ROOT / ".venv/bin/rules-kb"), "--corpus", str(corpus), "search"]
+    subprocess.run([*command, "warm up"], env=env, capture_output=True, check=True)
+    times = []
+    for query in queries:
+        started = time.perf_counter()
+        subprocess.run([*command, query], env=env, capture_output=True, check=True)
+        times.append((time.perf_counter() - started) * 1000)
+    times.sort()
+    print(f"CLI, index cached ({len(times)} queries, one process each): median {statistics.median(times):.0f} ms, "
+          f"max {times[-1]:.0f} ms")
 
 
 def measure_browser(site: Path, base: str, queries: list[str]) -> None:

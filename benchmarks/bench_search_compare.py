@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from search_support import load_queries, metrics, result_ids  # noqa: E402
 
-from rules_kb.ask.knowledge import build_knowledge  # noqa: E402
+from rules_kb.ask.knowledge import build_knowledge, load_knowledge  # noqa: E402
 from rules_kb.search.documents import collect  # noqa: E402
 from rules_kb.search.index import INDEX_DIR, write_search_index  # noqa: E402
 from rules_kb.search.query import SearchIndex, search  # noqa: E402
@@ -136,8 +136,9 @@ def main() -> None:
     texts = [q.q for q in queries]
     parser = argparse.ArgumentParser()
     parser.add_argument("--work", type=Path, help="keep the built sites here and reuse them on the next run")
+    parser.add_argument("--cache", type=Path, help="knowledge cache to reuse (parses and alignments)")
     args = parser.parse_args()
-    knowledge = build_knowledge(ROOT / "corpus")
+    knowledge = load_knowledge(ROOT / "corpus", args.cache) if args.cache else build_knowledge(ROOT / "corpus")
     rows = []
     with tempfile.TemporaryDirectory() as temporary:
         work = args.work or Path(temporary)
@@ -173,12 +174,13 @@ def main() -> None:
         finally:
             server.shutdown()
     print(f"{len(queries)} queries over {pages:,} rule pages")
-    print(f"{'search':42} {'recall@10':>9} {'MRR':>6} {'zero hits':>9}  build")
+    print(f"{'search':42} {'recall@10':>9} {'MRR':>6} {'rank 1':>7} {'zero hits':>9}  build")
     for name, results, note in rows:
         recall, mrr, _ = metrics(queries, results)
         empty = sum(1 for q in texts if not results[q])
-        print(f"{name:42} {recall:9.3f} {mrr:6.3f} {empty:9d}  {note}")
-    for name, results, _ in rows[1:]:
+        first = sum(1 for q in queries if results[q.q][:1] and results[q.q][0] in q.expect)
+        print(f"{name:42} {recall:9.3f} {mrr:6.3f} {first:3d}/{len(queries):<3d} {empty:9d}  {note}")
+    for name, results, _ in rows:
         _, _, misses = metrics(queries, results)
         print(f"\n{name}: queries not answered first")
         print("\n".join(misses))

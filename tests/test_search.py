@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 import search_support as support
-from conftest import CORPUS
 from search_support import load_queries, metrics, result_ids
 
 from rules_kb.search.index import INDEX_DIR, build_index_files, shard_of
@@ -82,13 +81,15 @@ def test_version_filter_ranks_the_text_of_that_version(search_index):
     assert search(search_index, "declare blockers step")[0].number == "509"
 
 
-def test_english_words_match_whole_without_stemming(search_index):
-    # "block" must not match "blocker" or "blocked" through a trailing wildcard.
-    terms, _ = query_terms(segment("block", search_index.vocabulary))
-    assert terms == ["block"]
-    for hit in search(search_index, "block", lang="en", limit=10):
-        words = {w.lower().strip(".,“”\"'()") for text, _ in hit.snippet for w in text.split()}
-        assert "block" in words
+def test_english_plurals_meet_but_words_are_not_stemmed_further(search_index):
+    # "blocks" and "mulligans" meet their singular; "blocker" and "blocked" stay apart from "block".
+    assert [t.term for t in segment("blocks blockers blocked mulligans abilities pass", search_index.vocabulary)] == [
+        "block", "blocker", "blocked", "mulligan", "ability", "pass"]
+    hits = search(search_index, "block", lang="en", limit=10)
+    assert hits
+    for hit in hits:
+        marked = {text.lower() for text, marked in hit.snippet if marked}
+        assert marked <= {"block", "blocks"}, (hit.number, marked)
 
 
 def test_limit_bounds_the_results(search_index):
@@ -104,12 +105,13 @@ def test_snippet_highlights_the_matched_words(search_index):
 
 def test_query_set_quality_from_python(search_index):
     queries = load_queries()
-    assert len(queries) >= 60
+    assert len(queries) >= 120
     results = {q.q: ids(search_index, q.q) for q in queries}
     recall, mrr, misses = metrics(queries, results)
     print(f"\nCLI/Python search: {len(queries)} queries, recall@10 {recall:.3f}, MRR {mrr:.3f}")
     print("\n".join(misses))
-    assert recall >= 0.95
+    assert recall >= 0.96  # 0.972 and 0.858 when the set reached 124 queries (issue 24)
+    assert mrr >= 0.85
 
 
 def test_index_files_are_byte_identical_across_builds(knowledge, search_root):
@@ -130,13 +132,13 @@ def test_cli_builds_the_index_once_and_reuses_it(cli, cli_search_dir, monkeypatc
     from rules_kb.cli import common
 
     monkeypatch.setattr(common, "DEFAULT_SEARCH", cli_search_dir)
-    code, out, err = cli("--corpus", str(CORPUS), "search", "ブロックした時", "--game", "dm", "--limit", "3")
+    code, out, err = cli("search", "ブロックした時", "--game", "dm", "--limit", "3")  # the test subset
     assert (code, err) == (0, "")
     assert out.splitlines()[0].startswith("507.3a  dm ja 1.48  /dm/ja/1.48/507/#507.3a")
     built = sorted(cli_search_dir.iterdir())
     assert len(built) == 1
     stamp = (built[0] / INDEX_DIR / "meta.json").stat().st_mtime_ns
-    code, out, _ = cli("--corpus", str(CORPUS), "search", "５０７．２ａ", "--lang", "ja", "--json")
+    code, out, _ = cli("search", "５０７．２ａ", "--lang", "ja", "--json")
     records = json.loads(out)
     assert [(r["number"], r["version"]) for r in records][:1] == [("507.2a", "1.48")]
     assert (built[0] / INDEX_DIR / "meta.json").stat().st_mtime_ns == stamp
@@ -146,6 +148,47 @@ def test_cli_reports_nothing_found(cli, cli_search_dir, monkeypatch):
     from rules_kb.cli import common
 
     monkeypatch.setattr(common, "DEFAULT_SEARCH", cli_search_dir)
-    code, out, _ = cli("--corpus", str(CORPUS), "search", "zzyzx", "--limit", "5")
+    code, out, _ = cli("search", "zzyzx", "--limit", "5")
     assert code == 0
     assert out.strip() == "nothing found for 'zzyzx'"
+
+
+def test_a_renumbered_rule_is_one_result_under_its_current_number(search_index):
+    # Magic 2009-07-08 renumbered Declare Blockers Step 309 → 509; 2008-10-01 and 2009-05-01 print 309.
+    hits = search(search_index, "declare blockers step", game="mtg")
+    assert [h.number for h in hits].count("509") == 1 and "309" not in [h.number for h in hits]
+    assert hits[0].number == "509" and hits[0].was == [("309", "2009-07-08")]
+    assert {"2008-10-01", "2009-05-01"} <= {label for label, _ in hits[0].also}
+    # An old number no rule holds today finds the rule it became: trample's 502.9b (2009-05-01).
+    old = search(search_index, "502.9b", game="mtg")[0]
+    assert (old.number, old.was[0]) == ("702.19b", ("502.9b", "2009-07-08"))
+
+
+def test_names_from_the_glossary_and_the_text_rank_the_rule_they_name(search_index):
+    # Magic's glossary: "Mulligan ... See rule 103.5"; DM 301.5: このルールは「召喚酔い」と呼ばれます。
+    assert ids(search_index, "mulligan")[0] == "mtg/en/103.5"
+    assert ids(search_index, "召喚酔い")[0] == "dm/ja/301.5"
+
+
+def test_verb_bases_the_rules_never_print_still_segment(search_index):
+    # The rules say 手札に戻します (815.1a); 戻された needs the base 戻さ of 戻す.
+    assert [t.term for t in segment("手札に戻された", search_index.vocabulary)][:3] == ["手札", "に", "戻す"]
+
+
+def test_query_help_says_how_the_query_was_read(search_index):
+    from rules_kb.search.query import answer
+
+    read = answer(search_index, "5072a", game="dm")
+    assert read.notes == ["did you mean 507.2a? showing it"]
+    assert [(h.lang, h.number) for h in read.hits] == [("en", "507.2a"), ("ja", "507.2a")]
+    typo = answer(search_index, "deathtuch")
+    assert typo.notes == ["no text has 'deathtuch'; showing 'deathtouch'"] and typo.hits[0].number == "702.2"
+    assert answer(search_index, "the").notes == ["too common to search for alone: the"]
+    nothing = answer(search_index, "glorp")
+    assert nothing.hits == [] and len(nothing.notes) == 1
+    assert nothing.notes[0].startswith("nothing found; nearest terms: loop, lore, group, lord")
+
+
+def test_stop_words_are_never_highlighted(search_index):
+    for hit in search(search_index, "declare the blockers", game="mtg"):
+        assert all(text.lower() != "the" for text, marked in hit.snippet if marked)

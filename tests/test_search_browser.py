@@ -55,7 +55,7 @@ def test_browser_and_cli_give_the_same_results_and_quality(page, site_url, searc
     recall, mrr, misses = metrics(queries, {q: result_ids(hits) for q, hits in browser.items()})
     print(f"\nbrowser search: {len(queries)} queries, recall@10 {recall:.3f}, MRR {mrr:.3f}")
     print("\n".join(misses))
-    assert recall >= 0.95
+    assert recall >= 0.96 and mrr >= 0.85
 
 
 def test_filters_agree_with_the_cli(page, site_url, search_index):
@@ -115,3 +115,50 @@ def test_cites_link_and_rule_links_come_from_the_index(page, site_url):
     assert sorted(h.removeprefix(site_url) for h in hrefs) == ["dm/ja/1.48/506/#506.3b", "dm/ja/1.48/507/#507.3d"]
     rule = page.locator("#rk-results .rk-rule").first.get_attribute("href")
     assert rule.removeprefix(site_url) in ("dm/rule/506.3b/", "dm/rule/507.3d/")
+
+
+# Queries the search reads or corrects: run-together numbers, typos, stop words, nothing found.
+HELP_CASES = ["5072a", "5091a", "mulligna", "deathtuch", "split secnod", "the", "zzyzx", "the zzyzx",
+              "ブロッククリーチャ", "declare the blockers", "420.5e", "309"]
+
+
+def test_browser_and_cli_read_queries_alike_and_say_the_same_notes(page, site_url, search_index):
+    from rules_kb.search.query import answer
+
+    open_search(page, site_url)
+    browser = page.evaluate("async (qs) => { const out = {}; for (const q of qs) "
+                            "out[q] = await window.rulesKbSearch.answer(q, {limit: 10}); return out; }", HELP_CASES)
+    for query in HELP_CASES:
+        python = answer(search_index, query, limit=10)
+        assert browser[query]["notes"] == python.notes, query
+        assert json.loads(json.dumps(browser[query]["hits"])) == [h.to_record() for h in python.hits], query
+    assert browser["5072a"]["notes"] == ["did you mean 507.2a? showing it"]
+    assert [h["number"] for h in browser["5072a"]["hits"]] == ["507.2a", "507.2a"]
+    assert browser["mulligna"]["notes"] == ["no text has 'mulligna'; showing 'mulligan'"]
+    # "the" is never highlighted: in no snippet of "declare the blockers".
+    assert all(text.lower() != "the" for hit in browser["declare the blockers"]["hits"]
+               for text, marked in hit["snippet"] if marked)
+
+
+def test_a_renumbered_rule_is_one_result_saying_what_it_was(page, site_url):
+    # Magic's Declare Blockers Step was 309 until the 2009-07-08 renumbering, 509 since.
+    open_search(page, site_url, "declare%20blockers%20step&game=mtg")
+    page.wait_for_function("document.querySelectorAll('#rk-results .rk-hit').length > 0")
+    first = page.locator("#rk-results .rk-hit").first
+    assert first.locator(".rk-number").inner_text() == "509"
+    assert first.locator(".rk-was").inner_text() == "was 309 until 2009-07-08"
+    assert page.locator("#rk-results .rk-number").all_inner_texts().count("509") == 1
+    assert "309" not in page.locator("#rk-results .rk-number").all_inner_texts()
+
+
+def test_a_site_opened_from_files_says_how_to_serve_it(browser, search_site):
+    context = browser.new_context()  # not the page fixture: it refuses every request but 127.0.0.1's
+    try:
+        page = context.new_page()
+        page.goto((search_site / "search" / "index.html").as_uri() + "?q=block")
+        page.wait_for_function("document.getElementById('rk-status').textContent.length > 0")
+        status = page.locator("#rk-status").inner_text()
+    finally:
+        context.close()
+    assert status.startswith("Search needs the site served over HTTP: run `rules-kb serve --dir FOLDER`")
+    assert "\n" not in status

@@ -22,7 +22,9 @@ REPOSITORY = Path(__file__).resolve().parent.parent.parent
 DEFAULT_CORPUS = REPOSITORY / "corpus"
 # The store and the JSON caches; RULES_KB_CACHE moves them (benchmarks, read-only checkouts).
 DEFAULT_CACHE = Path(os.environ.get("RULES_KB_CACHE") or REPOSITORY / "build" / "cache")
-DEFAULT_SEARCH = REPOSITORY / "build" / "search"
+# The CLI's search index; under RULES_KB_CACHE too when it is set, so a read-only checkout works.
+DEFAULT_SEARCH = Path(os.environ["RULES_KB_CACHE"]) / "search" if os.environ.get("RULES_KB_CACHE") else (
+    REPOSITORY / "build" / "search")
 
 Answer = TypeVar("Answer")
 

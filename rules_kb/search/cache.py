@@ -3,32 +3,139 @@
 The key is the knowledge cache's (manifest, curated files, package source), so a query costs
 reading a few JSON files, not loading the knowledge base or Sudachi; only the newest few
 index folders are kept.
+
+The cache is not trusted: beside the index, ``digests.json`` holds the SHA-256 of every file
+written, and each file is checked against it when a query first reads it (regular files only,
+never blocking on a FIFO). A truncated, emptied, replaced or edited file makes the index
+``damaged``: the caller warns in one line and builds it again.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
-from rules_kb.ask.knowledge import cache_key, load_knowledge
+from rules_kb.ask.keys import cache_key
+from rules_kb.errors import RulesKbError, SourceError
 from rules_kb.ingest.corpus import load_manifest, read_document_bytes
-from rules_kb.search.index import INDEX_DIR, write_search_index
-from rules_kb.search.query import SearchIndex
+from rules_kb.ingest.reading import read_source
+from rules_kb.search.query import INDEX_DIR, SearchIndex
 
 KEEP = 3
+DIGESTS = "digests.json"
+MAX_INDEX_FILE = 64 * 1024 * 1024
 
 
-def open_index(corpus: Path, build_dir: Path, knowledge_cache: Path | None = None) -> SearchIndex:
-    """The search index of ``corpus``, built into ``build_dir`` first if it is missing or stale."""
+class SearchIndexDamaged(RulesKbError):
+    """A file of the CLI's search index is missing, unreadable or not what was written."""
+
+
+class CheckedIndex(SearchIndex):
+    """A ``SearchIndex`` whose every file is read safely and checked against its digest."""
+
+    def __init__(self, folder: Path, digests: dict[str, str]) -> None:
+        super().__init__(folder)
+        self.digests = digests
+
+    def _read(self, name: str) -> object:
+        expected = self.digests.get(name)
+        if expected is None:
+            raise SearchIndexDamaged(f"{name}: not listed in {DIGESTS}")
+        try:
+            data = read_source(self.folder / name, name, MAX_INDEX_FILE)
+        except SourceError as exc:
+            raise SearchIndexDamaged(exc.describe()) from None
+        if hashlib.sha256(data).hexdigest() != expected:
+            raise SearchIndexDamaged(f"{name}: not the file that was written")
+        return json.loads(data)
+
+
+def open_index(corpus: Path, build_dir: Path, knowledge_cache: Path | None = None, *,
+               rebuild: bool = False) -> SearchIndex:
+    """The search index of ``corpus``, built into ``build_dir`` first if it is missing, stale or
+    ``rebuild`` is asked; ``SearchIndexDamaged`` if its digests cannot be read."""
     folder = build_dir / cache_key(corpus)
-    index = folder / INDEX_DIR
-    if (index / "meta.json").exists():
-        for meta in load_manifest(corpus):  # as the knowledge cache: the manifest's sha256s still hold
-            read_document_bytes(corpus, meta)
-        return SearchIndex(index)
-    write_search_index(load_knowledge(corpus, knowledge_cache), folder)
+    if not rebuild and folder.is_dir() and not folder.is_symlink() and (folder / DIGESTS).exists():
+        record = read_digests(folder / DIGESTS)
+        _check_files(corpus, record["files"])
+        index = CheckedIndex(folder / INDEX_DIR, record["index"])
+        index.meta  # noqa: B018 - read and check meta.json now: a damaged cache is found before a query
+        return index
+    from rules_kb.ask.knowledge import load_knowledge
+
+    write_index(load_knowledge(corpus, knowledge_cache), folder, file_stats(corpus))
     folders = sorted((p for p in build_dir.iterdir() if p.is_dir() and not p.name.startswith(".")),
                      key=lambda p: p.stat().st_mtime, reverse=True)
     for stale in folders[KEEP:]:
         shutil.rmtree(stale, ignore_errors=True)
-    return SearchIndex(index)
+    return CheckedIndex(folder / INDEX_DIR, read_digests(folder / DIGESTS)["index"])
+
+
+def file_stats(corpus: Path) -> dict[str, list[int]]:
+    out = {}
+    for meta in load_manifest(corpus):
+        stat = (corpus / meta.file).stat()
+        out[meta.file] = [stat.st_size, stat.st_mtime_ns]
+    return out
+
+
+def _check_files(corpus: Path, recorded: dict[str, list[int]]) -> None:
+    """As the store: a corpus file whose size or time changed since the build is checked against
+    the manifest's sha256 again (an edited release is refused, not searched). The key covers the
+    manifest, so the files recorded are the manifest's; it is parsed only when one changed."""
+    changed = set()
+    for name, stats in recorded.items():
+        try:
+            stat = (corpus / name).stat()
+        except OSError:
+            stat = None
+        if stat is None or stats != [stat.st_size, stat.st_mtime_ns]:
+            changed.add(name)
+    if changed:
+        for meta in load_manifest(corpus):
+            if meta.file in changed:
+                read_document_bytes(corpus, meta)
+
+
+def write_index(knowledge, folder: Path, files: dict[str, list[int]]) -> None:
+    """Replace ``folder`` whole by a new index and its digests, with the corpus files' sizes and times."""
+    from rules_kb.search.index import write_search_index
+
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}-"))
+    try:
+        write_search_index(knowledge, staging)
+        index = staging / INDEX_DIR
+        digests = {str(path.relative_to(index)): hashlib.sha256(path.read_bytes()).hexdigest()
+                   for path in sorted(index.rglob("*.json"))}
+        record = {"files": files, "index": digests}
+        (staging / DIGESTS).write_text(json.dumps(record, indent=0, sort_keys=True), encoding="utf-8")
+        if folder.exists() or folder.is_symlink():
+            if folder.is_dir() and not folder.is_symlink():
+                shutil.rmtree(folder)
+            else:
+                folder.unlink()
+        os.replace(staging, folder)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging)
+
+
+def read_digests(path: Path) -> dict[str, dict]:
+    """``{"files": corpus file → [size, mtime_ns], "index": index file → sha256}``, checked."""
+    try:
+        record = json.loads(read_source(path, DIGESTS, MAX_INDEX_FILE))
+    except SourceError as exc:
+        raise SearchIndexDamaged(exc.describe()) from None
+    except ValueError:
+        raise SearchIndexDamaged(f"{DIGESTS}: not JSON") from None
+    index = record.get("index") if isinstance(record, dict) else None
+    files = record.get("files") if isinstance(record, dict) else None
+    if not (isinstance(index, dict) and all(isinstance(v, str) for v in index.values()) and isinstance(files, dict)
+            and all(isinstance(v, list) for v in files.values())):
+        raise SearchIndexDamaged(f"{DIGESTS}: not the table of digests written with the index")
+    return record

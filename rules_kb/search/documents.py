@@ -1,37 +1,49 @@
-"""What search finds: one *document* per distinct text of a rule, grouped by rule.
+"""What search finds: one *document* per distinct text of a rule, grouped by rule lineage.
 
-A rule (game, language, number) is a *group*; each distinct wording it had is a document,
-holding the versions that printed it. Consecutive identical releases therefore cost one
-document, which is what keeps the full Magic history small (DESIGN §9: pages and indexes
-scale with distinct texts, not releases). Every URL comes from ``rules_kb.links``.
+A rule (game, language, lineage) is a *group*: the texts that continue one another from
+release to release, under the same number (``next_version``) or a new one (``renumbered``),
+as ``compare.lineage`` decided and the graph draws. So Magic's Declare Blockers Step is one
+group, 509 today, "was 309 until 2009-07-08". Each distinct wording a group had (under a
+given number) is a document holding the versions that printed it; consecutive identical
+releases cost one document, which is what keeps the full Magic history small (pages and
+indexes scale with distinct texts, not releases). Every URL comes from ``rules_kb.links``.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from rules_kb.ask.knowledge import Knowledge
+from rules_kb.kb.ids import rule_id, text_id
 from rules_kb.links import pinned_rule, rule_page
 from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
 from rules_kb.refs import find_references
 
+LINEAGE_EDGES = ("next_version", "renumbered")
+# A text naming what it defines: 「召喚酔い」と呼ばれます, 「カードを引く」とは, is called “mulligan”.
+DEFINED = re.compile(r"「([^「」]{1,24})」(?:と呼|とは|といい|と言い)|(?:called|known as) [“\"]([^”\"]{1,40})[”\"]")
+
 
 @dataclass
 class Document:
-    """One wording of one rule; ``versions`` are its labels, oldest first."""
+    """One wording of one rule under one number; ``versions`` are its labels, oldest first."""
 
     group: int
     text: str
+    number: str
     title: str = ""
     versions: list[str] = field(default_factory=list)
     cites: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)  # terms the text defines: このルールは「召喚酔い」と呼ばれます
     newest: int = 0  # ordinal of its newest version in the game and language
 
 
 @dataclass
 class Group:
-    """One rule number in one game and language, across every version that prints it."""
+    """One rule lineage in one game and language, under its newest number."""
 
     game: str
     lang: str
@@ -39,6 +51,9 @@ class Group:
     rule_url: str
     versions: list[tuple[str, str, int]] = field(default_factory=list)  # (label, pinned url, doc), newest first
     current: bool = False  # printed in the newest version of its game and language
+    former: list[tuple[str, str]] = field(default_factory=list)  # (old number, first label of the next number)
+    terms: list[str] = field(default_factory=list)  # glossary terms that point at it
+    cited: int = 0  # texts and glossary entries citing its current number, in any version
 
 
 def searchable_text(rule: RuleText) -> str:
@@ -47,37 +62,140 @@ def searchable_text(rule: RuleText) -> str:
     return "\n".join(part for part in parts if part)
 
 
+Slot = tuple[int, RuleNumber]  # (version ordinal, number) within one game and language
+
+
 def collect(knowledge: Knowledge) -> tuple[list[Group], list[Document], dict[tuple[str, str], list[str]]]:
     """Groups and documents in a fixed order (game, language, number), and each language's versions."""
     catalog = knowledge.catalog
     groups: list[Group] = []
     documents: list[Document] = []
     version_lists: dict[tuple[str, str], list[str]] = {}
+    where: dict[tuple[str, str, str, str], int] = {}  # (game, lang, label, number) → group
     for game, lang in sorted({(g, lg) for g, lg, _ in catalog.versions}):
         labels = [label for label in catalog.version_labels(game, lang) if catalog.rules_in(game, lang, label)]
         if not labels:
             continue
         version_lists[(game, lang)] = labels
-        numbers = sorted({n for label in labels for n in catalog.rules_in(game, lang, label)})
-        for number in numbers:
-            group = Group(game, lang, number, rule_page(game, number))
-            gid = len(groups)
-            by_text: dict[str, int] = {}
-            for ordinal, label in enumerate(labels):
-                rule = _best_text(catalog.rules_in(game, lang, label).get(number, []))
-                if rule is None:
-                    continue
-                text = searchable_text(rule)
-                if text not in by_text:
-                    by_text[text] = len(documents)
-                    documents.append(Document(gid, text, rule.title or "", cites=_cited(rule)))
-                doc_id = by_text[text]
-                documents[doc_id].versions.append(label)
-                documents[doc_id].newest = ordinal
-                group.versions.insert(0, (label, pinned_rule(game, lang, label, number), doc_id))
-            group.current = bool(group.versions) and group.versions[0][0] == labels[-1]
-            groups.append(group)
+        texts: dict[Slot, RuleText] = {}
+        for ordinal, label in enumerate(labels):
+            for number, candidates in catalog.rules_in(game, lang, label).items():
+                rule = _best_text(candidates)
+                if rule is not None:
+                    texts[(ordinal, number)] = rule
+        for slots in _lineages(knowledge, game, lang, labels, texts):
+            for ordinal, number in slots:
+                where[(game, lang, labels[ordinal], str(number))] = len(groups)
+            _add_group(groups, documents, game, lang, labels, [(slot, texts[slot]) for slot in slots])
+    _attach_terms(knowledge, groups, where)
+    _count_citations(knowledge, groups)
     return groups, documents, version_lists
+
+
+def _lineages(knowledge: Knowledge, game: str, lang: str, labels: list[str],
+              texts: dict[Slot, RuleText]) -> list[list[Slot]]:
+    """The slots of each lineage, oldest first, lineages ordered by newest number then first version.
+
+    Slots are joined along the graph's ``next_version`` and ``renumbered`` edges. A joined set
+    holding two numbers in one version (an alignment that merged two rules) is not one rule:
+    it falls back to one group per number.
+    """
+    node_slot: dict[str, Slot] = {}
+    for ordinal, label in enumerate(labels):
+        for number, candidates in knowledge.catalog.rules_in(game, lang, label).items():
+            for rule in candidates:
+                node_slot[text_id(rule)] = (ordinal, number)
+    parent: dict[Slot, Slot] = {slot: slot for slot in texts}
+
+    def root(slot: Slot) -> Slot:
+        while parent[slot] != slot:
+            parent[slot] = parent[parent[slot]]
+            slot = parent[slot]
+        return slot
+
+    graph = knowledge.graph
+    for node in sorted(node_slot):
+        if node not in graph:
+            continue
+        for _, target, data in graph.out_edges(node, data=True):
+            if data.get("kind") in LINEAGE_EDGES and target in node_slot:
+                a, b = root(node_slot[node]), root(node_slot[target])
+                if a in parent and b in parent and a != b:
+                    parent[max(a, b)] = min(a, b)
+    members: dict[Slot, list[Slot]] = {}
+    for slot in sorted(texts):
+        members.setdefault(root(slot), []).append(slot)
+    lineages: list[list[Slot]] = []
+    for slots in members.values():
+        ordinals = [ordinal for ordinal, _ in slots]
+        if len(set(ordinals)) == len(ordinals):
+            lineages.append(slots)
+            continue
+        by_number: dict[RuleNumber, list[Slot]] = {}
+        for slot in slots:
+            by_number.setdefault(slot[1], []).append(slot)
+        lineages += by_number.values()
+    return sorted(lineages, key=lambda slots: (slots[-1][1], slots[-1][0], slots[0]))
+
+
+def _add_group(groups: list[Group], documents: list[Document], game: str, lang: str, labels: list[str],
+               slots: list[tuple[Slot, RuleText]]) -> None:
+    newest = slots[-1][0][1]
+    group = Group(game, lang, newest, rule_page(game, newest))
+    gid = len(groups)
+    by_text: dict[tuple[RuleNumber, str], int] = {}
+    for (ordinal, number), rule in slots:
+        text = searchable_text(rule)
+        if (number, text) not in by_text:
+            by_text[(number, text)] = len(documents)
+            documents.append(Document(gid, text, str(number), rule.title or "", cites=_cited(rule),
+                                      names=defined_names(rule.text)))
+        doc_id = by_text[(number, text)]
+        documents[doc_id].versions.append(labels[ordinal])
+        documents[doc_id].newest = ordinal
+        group.versions.insert(0, (labels[ordinal], pinned_rule(game, lang, labels[ordinal], number), doc_id))
+    for ((_, number), _), ((ordinal, following), _) in pairwise(slots):
+        if following != number:
+            group.former.append((str(number), labels[ordinal]))
+    group.current = group.versions[0][0] == labels[-1]
+    groups.append(group)
+
+
+def _attach_terms(knowledge: Knowledge, groups: list[Group], where: dict[tuple[str, str, str, str], int]) -> None:
+    """Glossary terms on the rules they point to: a Magic glossary entry names the rules it
+    cites in its own release (so an old "See rule 103.4" reaches today's 103.5), a curated
+    Duel Masters term the rule defining it today."""
+    graph = knowledge.graph
+    newest = {(g.game, g.lang): g.versions[0][0] for g in groups if g.current}
+    for node in sorted(graph.nodes):
+        data = graph.nodes[node]
+        if data.get("kind") != "term":
+            continue
+        game, lang = data.get("game"), data.get("lang")
+        places = [(e.get("version"), graph.nodes[t].get("number")) for _, t, e in graph.out_edges(node, data=True)
+                  if e.get("kind") == "cites"]
+        places += [(newest.get((game, lang)), graph.nodes[s].get("number"))
+                   for s, _, e in graph.in_edges(node, data=True) if e.get("kind") == "defines"
+                   and graph.nodes[s].get("kind") == "rule"]
+        for label, number in places:
+            gid = where.get((game, lang, label, number))
+            if gid is not None and data["term"] not in groups[gid].terms:
+                groups[gid].terms.append(data["term"])
+
+
+def _count_citations(knowledge: Knowledge, groups: list[Group]) -> None:
+    """How often each current rule is cited: a rule many texts point to is one readers look for."""
+    graph = knowledge.graph
+    for group in groups:
+        node = rule_id(group.game, group.number)
+        if group.current and node in graph:
+            group.cited = len({source for source, _, data in graph.in_edges(node, data=True)
+                               if data.get("kind") == "cites"})
+
+
+def defined_names(text: str) -> list[str]:
+    """The names a rule text gives what it defines, in order, once each."""
+    return list(dict.fromkeys(a or b for a, b in DEFINED.findall(text)))
 
 
 def _best_text(candidates: list[RuleText]) -> RuleText | None:

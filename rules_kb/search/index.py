@@ -5,6 +5,8 @@ Layout under ``<docs_dir>/search-index/`` (``INDEX_DIR``):
 * ``meta.json``: languages, per-group and per-document arrays the ranking needs (game and
   language, number, whether current), shard counts. Loaded first.
 * ``vocab.json``: the Japanese vocabulary the query segmenter walks (``segment.py``).
+* ``words.json``: English words and how many texts hold each, fetched only when a query word
+  finds nothing (typo correction, the nearest terms offered for an empty result).
 * ``p/NNN.json``: postings, sharded by a hash of the term; each term maps to a flat list
   ``[doc delta, weight, ...]``. A query fetches only the shards of its terms.
 * ``g/NNN.json``: per ``GROUPS_PER_SHARD`` groups, their URLs, versions and texts, fetched only
@@ -25,6 +27,7 @@ import itertools
 import json
 import math
 import os
+import re
 import shutil
 import tempfile
 from collections import Counter, defaultdict
@@ -33,17 +36,20 @@ from pathlib import Path
 
 from rules_kb.ask.knowledge import Knowledge
 from rules_kb.search.documents import Document, Group, collect
-from rules_kb.search.segment import JAPANESE_CHAR, fold, whole_term
+from rules_kb.search.query import INDEX_DIR, shard_of
+from rules_kb.search.segment import JAPANESE_CHAR, STOP_WORDS, english_term, fold, whole_term
 from rules_kb.tokens import tokenize
 
-INDEX_DIR = "search-index"
-FORMAT = 1
+__all__ = ["INDEX_DIR", "build_index_files", "shard_of", "write_search_index"]
+
+FORMAT = 2
 GROUPS_PER_SHARD = 8
-SHARD_TARGET_BYTES = 12_000  # postings shard size aimed at (raw JSON): a query fetches few bytes
+SHARD_TARGET_BYTES = 48_000  # postings shard size aimed at (raw JSON, estimated): few files, a few per query
 K1, B = 1.2, 0.75
 SCALE = 100  # BM25 weights are stored as round(SCALE * weight)
 TITLE_BOOST = 3  # a heading's words count this many times
 STOP_SHARE = 0.5  # a word in more than this share of a language's texts has no postings of its own
+CITED_WEIGHT = 0.05  # a rule cited n times weighs 1 + CITED_WEIGHT * ln(1 + n) times more
 COST_BASE, COST_SCALE = 20, 10  # vocabulary costs: COST_BASE + COST_SCALE * ln(total / count)
 
 
@@ -80,28 +86,26 @@ def build_index_files(knowledge: Knowledge) -> dict[str, bytes]:
     for start in range(0, len(groups), GROUPS_PER_SHARD):
         files[f"g/{start // GROUPS_PER_SHARD:03d}.json"] = _dump(_group_shard(groups, documents, start))
     files["vocab.json"] = _dump(_vocabulary(surfaces))
+    files["words.json"] = _dump(_words(postings))
     files["meta.json"] = _dump(_meta(groups, documents, version_lists, shard_count))
     return files
 
 
-def shard_of(term: str, shard_count: int) -> int:
-    """FNV-1a (32 bit) over the term's code points, modulo the shard count (``search.js`` twin)."""
-    value = 0x811C9DC5
-    for char in term:
-        value ^= ord(char)
-        value = (value * 0x01000193) & 0xFFFFFFFF
-    return value % shard_count
-
-
-def _terms_of(groups: list[Group], documents: list[Document]) -> tuple[list[list[str]], list[list[str]], Counter]:
-    """Each document's term sequence ("" where punctuation breaks it), its title's, and Japanese surfaces seen."""
+def _terms_of(groups: list[Group], documents: list[Document]) -> tuple[list[list[str]], list[list[list[str]]],
+                                                                      Counter]:
+    """Each document's term sequence ("" where punctuation breaks it), its names' (title, glossary
+    terms pointing at it), and the Japanese surfaces seen."""
     surfaces: Counter = Counter()
     texts: list[list[str]] = []
-    titles: list[list[str]] = []
-    for document in documents:
+    titles: list[list[list[str]]] = []
+    glossary = {group.versions[0][2]: group.terms for group in groups if group.terms}
+    for doc_id, document in enumerate(documents):
         lang = groups[document.group].lang
         texts.append(_term_sequence(document.text, lang, surfaces))
-        titles.append(_term_sequence(document.title, lang, Counter()) if document.title else [])
+        names = [document.title] if document.title else []
+        names += document.names  # what the text says it is called
+        names += glossary.get(doc_id, [])  # a glossary entry names the rule it points to
+        titles.append([_term_sequence(name, lang, Counter()) for name in names])
     return texts, titles, surfaces
 
 
@@ -118,7 +122,7 @@ def _term_sequence(text: str, lang: str, surfaces: Counter) -> list[str]:
         elif lang == "ja" and japanese == SOME_JAPANESE:
             terms.append(token.normalized)
         else:
-            terms.append(folded)
+            terms.append(english_term(folded))
     return terms
 
 
@@ -144,7 +148,7 @@ def _counts(terms: list[str]) -> Counter:
 
 
 def _postings(groups: list[Group], documents: list[Document], doc_terms: list[list[str]],
-              title_terms: list[list[str]]) -> dict[str, list]:
+              title_terms: list[list[list[str]]]) -> dict[str, list]:
     """term → [(doc, integer BM25 weight)]: words, adjacent pairs and ``cites:``, statistics per language.
 
     A title's terms count ``TITLE_BOOST`` times more, so that a heading named like the query
@@ -154,12 +158,14 @@ def _postings(groups: list[Group], documents: list[Document], doc_terms: list[li
     for document, terms, title in zip(documents, doc_terms, title_terms, strict=True):
         counter = _counts(terms)
         for _ in range(TITLE_BOOST - 1):
-            counter.update(_counts(title))
+            for name in title:
+                counter.update(_counts(name))
         counter.update(f"cites:{number}" for number in document.cites)
         counts.append(counter)
     by_lang: dict[str, list[int]] = defaultdict(list)
     for doc_id, document in enumerate(documents):
         by_lang[groups[document.group].lang].append(doc_id)
+    prior = [1 + CITED_WEIGHT * math.log1p(groups[d.group].cited) for d in documents]
     postings: dict[str, list] = defaultdict(list)
     for lang in sorted(by_lang):
         members = by_lang[lang]
@@ -174,7 +180,7 @@ def _postings(groups: list[Group], documents: list[Document], doc_terms: list[li
                 if df > STOP_SHARE * size and " " not in term and term[0] != "=" and not term.startswith("cites:"):
                     continue
                 idf = math.log(1 + (size - df + 0.5) / (df + 0.5))
-                weight = max(1, round(SCALE * idf * tf * (K1 + 1) / (tf + norm)))
+                weight = max(1, round(SCALE * idf * tf * (K1 + 1) / (tf + norm) * prior[doc_id]))
                 postings[term].append((doc_id, weight))
     for term in postings:
         postings[term].sort()
@@ -209,6 +215,9 @@ def _vocabulary(surfaces: Counter) -> dict[str, list]:
     for normalized, count in sorted(forms.items()):  # a normalized form is typed too (プレーヤー)
         if normalized not in by_surface and all(JAPANESE_CHAR.match(char) for char in normalized):
             by_surface[normalized][normalized] = count
+    for stem, readings in sorted(_stems(surfaces).items()):
+        if stem not in by_surface:
+            by_surface[stem] = readings
     total = sum(surfaces.values()) or 1
     vocabulary = {}
     for surface in sorted(by_surface):
@@ -220,12 +229,46 @@ def _vocabulary(surfaces: Counter) -> dict[str, list]:
     return vocabulary
 
 
+# The five-row kana of a godan verb's ending: (dictionary form, its other bases).
+GODAN_ROWS = {"う": "わいえお", "く": "かきけこ", "ぐ": "がぎげご", "す": "さしせそ", "つ": "たちてと",
+              "ぬ": "なにねの", "ぶ": "ばびべぼ", "む": "まみめも", "る": "らりれろ"}
+KANJI = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005]")
+
+
+def _stems(surfaces: Counter) -> dict[str, Counter]:
+    """The bases of each godan verb the rules use (戻す → 戻さ 戻し 戻せ 戻そ), with the verb.
+
+    A query inflects a verb in ways the rules may never print (戻された where they say
+    戻します); with every base in the vocabulary the segmenter still finds 戻す.
+    """
+    stems: dict[str, Counter] = defaultdict(Counter)
+    for (_, normalized), count in surfaces.items():
+        row = GODAN_ROWS.get(normalized[-1:])
+        if row is None or len(normalized) < 2 or not KANJI.match(normalized[-2]):
+            continue
+        for kana in row:
+            stems[normalized[:-1] + kana][normalized] += count
+    return stems
+
+
+def _words(postings: dict[str, list]) -> dict[str, int]:
+    """English word → how many texts hold it: what a mistyped or unknown word is corrected to.
+    Loaded only when a query word finds nothing."""
+    return {term: len(entries) for term, entries in sorted(postings.items())
+            if term.isascii() and term.isalpha() and len(term) >= 3}
+
+
 def _group_shard(groups: list[Group], documents: list[Document], start: int) -> dict:
     chunk = groups[start:start + GROUPS_PER_SHARD]
     texts = {}
     records = []
     for group in chunk:
-        records.append({"rule": group.rule_url, "versions": [list(v) for v in group.versions]})
+        record: dict = {"rule": group.rule_url, "versions": [list(v) for v in group.versions]}
+        if group.former:
+            record["was"] = [list(pair) for pair in group.former]
+            record["old"] = {str(doc_id): documents[doc_id].number for _, _, doc_id in group.versions
+                             if documents[doc_id].number != str(group.number)}
+        records.append(record)
         for _, _, doc_id in group.versions:
             texts[str(doc_id)] = documents[doc_id].text
     return {"groups": records, "texts": dict(sorted(texts.items(), key=lambda item: int(item[0])))}
@@ -236,6 +279,7 @@ def _meta(groups: list[Group], documents: list[Document], version_lists: dict, s
     code = {pair: index for index, pair in enumerate(languages)}
     return {
         "format": FORMAT,
+        "stopWords": sorted(STOP_WORDS),
         "shards": shard_count,
         "groupsPerShard": GROUPS_PER_SHARD,
         "languages": [list(pair) for pair in languages],
@@ -243,9 +287,19 @@ def _meta(groups: list[Group], documents: list[Document], version_lists: dict, s
         "groupLanguage": [code[(g.game, g.lang)] for g in groups],
         "groupNumber": [str(g.number) for g in groups],
         "groupCurrent": [int(g.current) for g in groups],
+        "formerNumbers": _former_numbers(groups),
         "docGroup": [d.group for d in documents],
         "docCurrent": [int(groups[d.group].versions[0][2] == doc_id) for doc_id, d in enumerate(documents)],
     }
+
+
+def _former_numbers(groups: list[Group]) -> dict[str, list[int]]:
+    """old number → the groups (lineages) that once held it, for a query typed with an old number."""
+    former: dict[str, list[int]] = defaultdict(list)
+    for gid, group in enumerate(groups):
+        for number in dict.fromkeys(number for number, _ in group.former):
+            former[number].append(gid)
+    return dict(sorted(former.items()))
 
 
 def _dump(payload: object) -> bytes:

@@ -1,29 +1,42 @@
 """Answer a query from the index files: the ranking ``site/assets/search.js`` repeats step for step.
 
-1. A query that is a rule number (any width, trailing period) lists that number first, in
-   every game and language held (newest first), then what the text search finds.
+1. A query that is a rule number (any width, trailing period, or run together: ``5072a``)
+   lists the rules with that number first, in every game and language held (current ones
+   first), then the rules that once had it, then what the text search finds.
 2. ``cites:603.2e`` lists the texts citing the rule.
-3. Otherwise the query is segmented (``segment.py``) into word terms, adjacent pairs and the
-   whole-text term; each document scores the sum of its integer weights for them times the
-   number of distinct query words it holds (a text with every word beats one that repeats
-   a few), scaled down 10% for a wording
-   that is no longer its rule's newest and 20% for a rule gone from its game's newest
-   version. A group (rule) takes its best document's score and shows, of its documents scoring
-   at least three quarters of that, the current one, else the latest collected. Ties keep the
-   index order (game, language, number).
+3. Otherwise the query is segmented (``segment.py``) into word terms (an English word no text
+   holds corrected to the nearest one that does), adjacent pairs and the whole-text term;
+   each document scores the sum of its integer weights for them times the square of the
+   number of distinct query words it holds (a text with every word beats one that repeats a
+   few), scaled down 10% for a wording that is no longer its rule's newest and 50% for a rule
+   gone from its game's newest version. A group (rule lineage) takes its best document's
+   score and shows, of its documents scoring at least half of that, the current one, else the
+   latest collected. Ties keep the index order (game, language, number).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
-from rules_kb.search.segment import CITES, QueryToken, query_terms, rule_number, segment
+from rules_kb.search.segment import (
+    CITES,
+    QueryToken,
+    is_content,
+    nearest_words,
+    query_terms,
+    rule_number,
+    run_together,
+    segment,
+    typo_bound,
+)
 
+INDEX_DIR = "search-index"  # the index folder, in the site and in the CLI's cache
 SNIPPET_BEFORE = 40  # characters of context before the first highlighted word
 SNIPPET_LENGTH = 160
+NEAREST_EDITS, NEAREST_COUNT = 3, 5  # an empty result offers up to this many words this close
 
 
 @dataclass
@@ -39,10 +52,12 @@ class Hit:
     snippet: list[tuple[str, bool]]
     also: list[tuple[str, str]] = field(default_factory=list)
     score: int = 0
+    was: list[tuple[str, str]] = field(default_factory=list)  # (old number, first version of the next one)
 
     def to_record(self) -> dict:
         return {"game": self.game, "lang": self.lang, "number": self.number, "version": self.version,
                 "url": self.url, "rule_url": self.rule_url, "score": self.score,
+                "was": [[number, until] for number, until in self.was],
                 "snippet": [[text, marked] for text, marked in self.snippet],
                 "also": [[label, url] for label, url in self.also]}
 
@@ -56,8 +71,11 @@ class SearchIndex:
 
     def _load(self, name: str) -> dict:
         if name not in self._shards:
-            self._shards[name] = json.loads((self.folder / name).read_text(encoding="utf-8"))
+            self._shards[name] = self._read(name)
         return self._shards[name]
+
+    def _read(self, name: str):
+        return json.loads((self.folder / name).read_text(encoding="utf-8"))
 
     @cached_property
     def meta(self) -> dict:
@@ -67,9 +85,11 @@ class SearchIndex:
     def vocabulary(self) -> dict[str, list]:
         return self._load("vocab.json")
 
-    def postings(self, term: str) -> list[int]:
-        from rules_kb.search.index import shard_of
+    @cached_property
+    def words(self) -> dict[str, int]:
+        return self._load("words.json")
 
+    def postings(self, term: str) -> list[int]:
         return self._load(f"p/{shard_of(term, self.meta['shards']):03d}.json").get(term, [])
 
     def group_record(self, group: int) -> tuple[dict, dict]:
@@ -80,14 +100,42 @@ class SearchIndex:
         return segment(text, self.vocabulary)
 
 
+def shard_of(term: str, shard_count: int) -> int:
+    """FNV-1a (32 bit) over the term's code points, modulo the shard count (``search.js`` twin)."""
+    value = 0x811C9DC5
+    for char in term:
+        value ^= ord(char)
+        value = (value * 0x01000193) & 0xFFFFFFFF
+    return value % shard_count
+
+
+@dataclass
+class Answer:
+    """The hits and what the search says about the query: a number it read otherwise, a word it
+    corrected, the nearest terms when nothing was found."""
+
+    hits: list[Hit]
+    notes: list[str] = field(default_factory=list)
+
+
 def search(index: SearchIndex, query: str, *, game: str | None = None, lang: str | None = None,
            version: str | None = None, limit: int = 10) -> list[Hit]:
     """The ranked hits for ``query`` (see the module doc), at most ``limit``."""
+    return answer(index, query, game=game, lang=lang, version=version, limit=limit).hits
+
+
+def answer(index: SearchIndex, query: str, *, game: str | None = None, lang: str | None = None,
+           version: str | None = None, limit: int = 10) -> Answer:
+    """The ranked hits for ``query`` and the notes on how it was read."""
     meta = index.meta
     allowed = [(g == game or game is None) and (lg == lang or lang is None) for g, lg in meta["languages"]]
     query = query.strip()
     cites = CITES.match(query)
     number = rule_number(query)
+    notes: list[str] = []
+    if number is None and (guess := run_together(query)) is not None and _held(meta, guess):
+        number = guess
+        notes.append(f"did you mean {guess}? showing it")
     scores: dict[int, int] = {}
     terms: list[str] = []
     if cites:
@@ -95,19 +143,21 @@ def search(index: SearchIndex, query: str, *, game: str | None = None, lang: str
         if cited is not None:
             _accumulate(index, [f"cites:{cited}"], scores)
     else:
-        terms, pairs = query_terms(index.tokens(query))
+        tokens = _corrected(index, index.tokens(query), notes)
+        terms, pairs = query_terms(tokens)
         matched: dict[int, int] = {}
-        for term in terms:
-            _accumulate(index, [term], matched, count=True)
+        _accumulate(index, [term for term in terms if is_content(term)], matched, count=True)
         _accumulate(index, terms + pairs, scores)
-        scores = {doc_id: raw * matched.get(doc_id, 1) for doc_id, raw in scores.items()}
+        scores = {doc_id: raw * matched.get(doc_id, 1) ** 2 for doc_id, raw in scores.items()}
     if version is not None:  # the CLI's --version: only wordings printed in that version count
         scores = {d: s for d, s in scores.items() if allowed[meta["groupLanguage"][meta["docGroup"][d]]]
                   and _printed_in(index, d, version)}
     ranked = _rank_groups(meta, scores, allowed)
     order = list(ranked)
     if number is not None:
-        exact = [g for g, n in enumerate(meta["groupNumber"]) if n == number and allowed[meta["groupLanguage"][g]]]
+        exact = [g for g, n in enumerate(meta["groupNumber"]) if n == number]
+        exact = sorted(exact, key=lambda g: -meta["groupCurrent"][g]) + meta["formerNumbers"].get(number, [])
+        exact = [g for g in dict.fromkeys(exact) if allowed[meta["groupLanguage"][g]]]
         first = set(exact)
         order = exact + [g for g in order if g not in first]
     hits: list[Hit] = []
@@ -118,7 +168,45 @@ def search(index: SearchIndex, query: str, *, game: str | None = None, lang: str
         hit = _hit(index, group, doc_id, score, set(terms), version)
         if hit is not None:
             hits.append(hit)
-    return hits
+    if not hits and limit > 0 and not cites:
+        common = [term for term in terms if term in meta["stopWords"]]
+        offered = _nearest_terms(index, [term for term in terms if term not in common])
+        if common:
+            notes.append(f"too common to search for alone: {', '.join(common)}")
+        if offered:
+            notes.append("nothing found; nearest terms: " + ", ".join(offered))
+    return Answer(hits, notes)
+
+
+def _held(meta: dict, number: str) -> bool:
+    return number in meta["groupNumber"] or number in meta["formerNumbers"]
+
+
+def _corrected(index: SearchIndex, tokens: list[QueryToken], notes: list[str]) -> list[QueryToken]:
+    """Tokens with each English word that no text holds replaced by the nearest word that one does."""
+    out = []
+    for token in tokens:
+        bound = typo_bound(token.term)
+        if token.word and bound and token.term not in index.meta["stopWords"] and not index.postings(token.term):
+            nearest = nearest_words(token.term, index.words, bound, 1)
+            if nearest:
+                notes.append(f"no text has {token.surface!r}; showing {nearest[0]!r}")
+                token = replace(token, term=nearest[0])
+        out.append(token)
+    return out
+
+
+def _nearest_terms(index: SearchIndex, terms: list[str]) -> list[str]:
+    """Words of the vocabulary (English words, Japanese surfaces; no stop word, no single
+    character) nearest the query's terms."""
+    offered: list[str] = []
+    japanese = {surface: 1 for surface in index.vocabulary}
+    for term in terms:
+        words = index.words if term.isascii() else japanese
+        for word in nearest_words(term, words, NEAREST_EDITS, 2 * NEAREST_COUNT):
+            if word not in offered and len(word) > 1 and word not in index.meta["stopWords"]:
+                offered.append(word)
+    return offered[:NEAREST_COUNT]
 
 
 def _printed_in(index: SearchIndex, doc_id: int, version: str) -> bool:
@@ -137,9 +225,9 @@ def _accumulate(index: SearchIndex, terms: list[str], scores: dict[int, int], *,
 
 
 def adjusted(meta: dict, doc_id: int, raw: int) -> int:
-    """A document's score, ten times its raw sum, less 10% if superseded and 20% if its rule is gone."""
+    """A document's score, ten times its raw sum, less 10% if superseded and 50% if its rule is gone."""
     group = meta["docGroup"][doc_id]
-    return 10 * raw - (0 if meta["docCurrent"][doc_id] else raw) - (0 if meta["groupCurrent"][group] else 2 * raw)
+    return 10 * raw - (0 if meta["docCurrent"][doc_id] else raw) - (0 if meta["groupCurrent"][group] else 5 * raw)
 
 
 def _rank_groups(meta: dict, scores: dict[int, int], allowed: list[bool]) -> dict[int, tuple[int, int]]:
@@ -152,7 +240,7 @@ def _rank_groups(meta: dict, scores: dict[int, int], allowed: list[bool]) -> dic
     ranked = {}
     for group, docs in members.items():
         top = max(value for _, value in docs)
-        good = [d for d, value in docs if 4 * value >= 3 * top]
+        good = [d for d, value in docs if 2 * value >= top]
         ranked[group] = (top, max(good, key=lambda d: (meta["docCurrent"][d], d)))
     return dict(sorted(ranked.items(), key=lambda item: (-item[1][0], item[0])))
 
@@ -172,9 +260,11 @@ def _hit(index: SearchIndex, group: int, doc_id: int | None, score: int, terms: 
     shown = next(v for v in versions if v[2] == doc_id)
     game, lang = meta["languages"][meta["groupLanguage"][group]]
     text = texts[str(doc_id)]
-    return Hit(game, lang, meta["groupNumber"][group], shown[0], shown[1], record["rule"],
+    number = meta["groupNumber"][group] if version is None else record.get("old", {}).get(str(doc_id),
+                                                                                        meta["groupNumber"][group])
+    return Hit(game, lang, number, shown[0], shown[1], record["rule"],
                snippet(index, text, terms), [(label, url) for label, url, _ in record["versions"] if label != shown[0]],
-               score)
+               score, [(old, until) for old, until in record.get("was", [])])
 
 
 def snippet(index: SearchIndex, text: str, terms: set[str]) -> list[tuple[str, bool]]:

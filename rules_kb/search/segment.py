@@ -15,18 +15,42 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 # Characters segmented with the vocabulary: kana, the long vowel mark, CJK ideographs, 々〆ヵヶ.
 JAPANESE_CHAR = re.compile(
     r"[\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3006]")
 # rules_kb.tokens' English pattern, with [^\W_] spelt as the letters and numbers JavaScript's \p{L}\p{N} name.
 ENGLISH_TOKEN = re.compile(r"[^\W_]+(?:(?:['\u2018\u2019]|(?<=\d)[.,](?=\d))[^\W_]+)*|\S")
+RUN_TOGETHER = re.compile(r"([0-9]{3})([0-9]{1,3})([a-z]?)\.?")  # 5072a: 507.2a typed without its point
 RULE_NUMBER = re.compile(r"([0-9]{3})(?:\.([0-9]{1,3})(?:\s?([a-z]))?)?\.?")
 CITES = re.compile(r"^cites:\s*(\S+)$")
 QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'"})  # as rules_kb.tokens folds English words
 UNKNOWN_COST = 1000  # a character no vocabulary entry covers
 MAX_SURFACE = 16  # longest vocabulary surface tried, in characters
 WHOLE_MAX = 8  # texts of at most this many words are also indexed whole ("=deathtouch")
+# Words a question is phrased with ("who taps the blocking creature", "can a creature ..."):
+# they still form pairs with their neighbours, but match nothing alone and are never highlighted.
+STOP_WORDS = frozenset((
+    "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from", "how", "i", "if", "in",
+    "is", "it", "its", "many", "much", "of", "on", "or", "that", "the", "this", "to", "what", "when", "where",
+    "which", "who", "why", "will", "with"))
+PLAIN_ENDINGS = ("ss", "us", "is", "'s")  # words ending so are not plurals (pass, status, this, player's)
+
+
+def english_term(word: str) -> str:
+    """A folded English word's term: a plural or third person ``-s`` taken off, nothing more.
+
+    ``mulligans`` meets ``mulligan`` and ``declares`` meets ``declare``, while ``blocker`` and
+    ``blocked`` stay apart from ``block`` (no stemming beyond the final ``s``).
+    """
+    if len(word) < 4 or not word.isalpha() or not word.isascii() or word.endswith(PLAIN_ENDINGS):
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith("s"):
+        return word[:-1]
+    return word
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,10 +73,16 @@ def fold(text: str) -> tuple[str, list[int]]:
     out: list[str] = []
     origin: list[int] = []
     for index, char in enumerate(text):
-        folded = unicodedata.normalize("NFKC", char).lower().translate(QUOTES)
+        folded = _fold_char(char)
         out.append(folded)
         origin.extend([index] * len(folded))
     return "".join(out), origin
+
+
+@lru_cache(maxsize=8192)
+def _fold_char(char: str) -> str:
+    """One character folded: the same few thousand characters recur in every snippet."""
+    return unicodedata.normalize("NFKC", char).lower().translate(QUOTES)
 
 
 def is_word(surface: str) -> bool:
@@ -81,7 +111,8 @@ def segment(text: str, vocabulary: dict[str, list]) -> list[QueryToken]:
 
 
 def _segment_other(run: str) -> list[tuple[int, int, str]]:
-    return [(m.start(), m.end(), m.group()) for m in ENGLISH_TOKEN.finditer(run) if not m.group().isspace()]
+    return [(m.start(), m.end(), english_term(m.group())) for m in ENGLISH_TOKEN.finditer(run)
+            if not m.group().isspace()]
 
 
 def _segment_japanese(run: str, vocabulary: dict[str, list]) -> list[tuple[int, int, str]]:
@@ -128,14 +159,69 @@ def rule_number(text: str) -> str | None:
     return f"{section}.{int(rule)}{letter or ''}"
 
 
+def run_together(text: str) -> str | None:
+    """The rule number a run of digits may stand for (``5072a`` → ``507.2a``), else None."""
+    folded, _ = fold(text.strip())
+    match = RUN_TOGETHER.fullmatch(folded)
+    if match is None:
+        return None
+    section, rule, letter = match.groups()
+    return f"{section}.{int(rule)}{letter}"
+
+
+def edit_distance(a: str, b: str, bound: int) -> int:
+    """Edits (insert, delete, replace, swap two neighbours) from ``a`` to ``b``, or ``bound + 1``
+    once it is sure to exceed ``bound``: ``secnod`` is one edit from ``second``."""
+    if abs(len(a) - len(b)) > bound:
+        return bound + 1
+    before: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, char in enumerate(a, 1):
+        current = [i]
+        for j, other in enumerate(b, 1):
+            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char != other))
+            if i > 1 and j > 1 and char == b[j - 2] and a[i - 2] == other:
+                cost = min(cost, before[j - 2] + 1)
+            current.append(cost)
+        if min(current) > bound and (i == len(a) or min(previous) > bound):
+            return bound + 1
+        before, previous = previous, current
+    return previous[-1]
+
+
+def nearest_words(word: str, words: dict[str, int], bound: int, count: int) -> list[str]:
+    """Up to ``count`` words within ``bound`` edits of ``word``: nearest first, then commonest, then by code point."""
+    scored = []
+    for candidate, frequency in words.items():
+        distance = edit_distance(word, candidate, bound)
+        if distance <= bound and candidate != word:
+            scored.append((distance, -frequency, candidate))
+    return [candidate for _, _, candidate in sorted(scored)[:count]]
+
+
+def typo_bound(word: str) -> int:
+    """Edits a mistyped English word may be away from the word meant: none under 4 letters."""
+    size = len(word)
+    return 0 if size < 4 or not word.isascii() or not word.isalpha() else 1 if size < 7 else 2
+
+
+def is_content(term: str) -> bool:
+    """Whether a term counts as a word of the query matched: not a particle or an ending
+    (に, た, れる: at most two hiragana), which every Japanese text has."""
+    return not (len(term) <= 2 and all("\u3041" <= char <= "\u309f" for char in term))
+
+
 def whole_term(words: list[str]) -> str | None:
     """The term standing for a whole short text: its word terms in order behind ``=``."""
     return "=" + " ".join(words) if 0 < len(words) <= WHOLE_MAX else None
 
 
 def query_terms(tokens: list[QueryToken]) -> tuple[list[str], list[str]]:
-    """Distinct word terms; adjacent pairs (never across punctuation) and the whole-text term."""
-    whole = whole_term([token.term for token in tokens if token.word])
+    """Distinct word terms (stop words left out unless the query is nothing else); adjacent pairs
+    (never across punctuation) and the whole-text term."""
+    words = [token.term for token in tokens if token.word]
+    whole = whole_term(words)
+    keep_stops = all(word in STOP_WORDS for word in words)
     terms: list[str] = []
     pairs: list[str] = []
     previous: str | None = None
@@ -143,7 +229,7 @@ def query_terms(tokens: list[QueryToken]) -> tuple[list[str], list[str]]:
         if not token.word:
             previous = None
             continue
-        if token.term not in terms:
+        if token.term not in terms and (keep_stops or token.term not in STOP_WORDS):
             terms.append(token.term)
         if previous is not None:
             pair = f"{previous} {token.term}"

@@ -9,7 +9,7 @@ import re
 import shutil
 from pathlib import Path
 
-from rules_kb.search.index import INDEX_DIR
+from rules_kb.search.query import INDEX_DIR
 
 ASSETS = ("search.js", "search.css")
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)

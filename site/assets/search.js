@@ -15,6 +15,10 @@
   const ENGLISH_TOKEN = /[\p{L}\p{N}]+(?:(?:['\u2018\u2019]|(?<=\p{Nd})[.,](?=\p{Nd}))[\p{L}\p{N}]+)*|\S/gu;
   const WORD_CHAR = /[\p{L}\p{N}]/u;
   const RULE_NUMBER = /^([0-9]{3})(?:\.([0-9]{1,3})(?:\s?([a-z]))?)?\.?$/;
+  const RUN_TOGETHER = /^([0-9]{3})([0-9]{1,3})([a-z]?)\.?$/;
+  const PLAIN_ENDINGS = ["ss", "us", "is", "'s"];
+  const NEAREST_EDITS = 3;
+  const NEAREST_COUNT = 5;
   const CITES = /^cites:\s*(\S+)$/;
   const UNKNOWN_COST = 1000;
   const MAX_SURFACE = 16;
@@ -39,6 +43,15 @@
     return WORD_CHAR.test(surface);
   }
 
+  function englishTerm(word) {
+    if (word.length < 4 || !/^[a-z]+$/i.test(word) || PLAIN_ENDINGS.some(function (e) { return word.endsWith(e); })) {
+      return word;
+    }
+    if (word.endsWith("ies")) return word.slice(0, -3) + "y";
+    if (word.endsWith("s")) return word.slice(0, -1);
+    return word;
+  }
+
   function segmentOther(run) {
     const text = run.join("");
     const codePointAt = [];  // UTF-16 index -> code point index
@@ -51,7 +64,7 @@
     const out = [];
     for (const match of text.matchAll(ENGLISH_TOKEN)) {
       if (/^\s+$/u.test(match[0])) continue;
-      out.push([codePointAt[match.index], codePointAt[match.index + match[0].length], match[0]]);
+      out.push([codePointAt[match.index], codePointAt[match.index + match[0].length], englishTerm(match[0])]);
     }
     return out;
   }
@@ -119,18 +132,78 @@
     return match[1] + "." + String(parseInt(match[2], 10)) + (match[3] || "");
   }
 
+  function runTogether(text) {
+    const match = RUN_TOGETHER.exec(fold(text.trim()).chars.join(""));
+    if (match === null) return null;
+    return match[1] + "." + String(parseInt(match[2], 10)) + match[3];
+  }
+
+  function editDistance(a, b, bound) {
+    a = Array.from(a);
+    b = Array.from(b);
+    if (Math.abs(a.length - b.length) > bound) return bound + 1;
+    let before = [];
+    let previous = [];
+    for (let j = 0; j <= b.length; j++) previous.push(j);
+    for (let i = 1; i <= a.length; i++) {
+      const current = [i];
+      for (let j = 1; j <= b.length; j++) {
+        let cost = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] !== b[j - 1] ? 1 : 0));
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) cost = Math.min(cost, before[j - 2] + 1);
+        current.push(cost);
+      }
+      if (Math.min.apply(null, current) > bound && (i === a.length || Math.min.apply(null, previous) > bound)) {
+        return bound + 1;
+      }
+      before = previous;
+      previous = current;
+    }
+    return previous[b.length];
+  }
+
+  function byCodePoint(a, b) {
+    const x = Array.from(a);
+    const y = Array.from(b);
+    for (let k = 0; k < Math.min(x.length, y.length); k++) {
+      if (x[k] !== y[k]) return x[k].codePointAt(0) - y[k].codePointAt(0);
+    }
+    return x.length - y.length;
+  }
+
+  function nearestWords(word, words, bound, count) {
+    const scored = [];
+    for (const candidate of Object.keys(words)) {
+      const distance = editDistance(word, candidate, bound);
+      if (distance <= bound && candidate !== word) scored.push([distance, -words[candidate], candidate]);
+    }
+    scored.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1] || byCodePoint(a[2], b[2]); });
+    return scored.slice(0, count).map(function (item) { return item[2]; });
+  }
+
+  function typoBound(word) {
+    const size = Array.from(word).length;
+    return size < 4 || !/^[a-z]+$/i.test(word) ? 0 : size < 7 ? 1 : 2;
+  }
+
+  function isContent(term) {
+    const chars = Array.from(term);
+    return !(chars.length <= 2 && chars.every(function (c) { return c >= "\u3041" && c <= "\u309f"; }));
+  }
+
   function wholeTerm(words) {
     return words.length > 0 && words.length <= WHOLE_MAX ? "=" + words.join(" ") : null;
   }
 
-  function queryTerms(tokens) {
-    const whole = wholeTerm(tokens.filter(function (t) { return t.word; }).map(function (t) { return t.term; }));
+  function queryTerms(tokens, stopWords) {
+    const words = tokens.filter(function (t) { return t.word; }).map(function (t) { return t.term; });
+    const whole = wholeTerm(words);
+    const keepStops = words.every(function (w) { return stopWords.has(w); });
     const terms = [];
     const pairs = [];
     let previous = null;
     for (const token of tokens) {
       if (!token.word) { previous = null; continue; }
-      if (!terms.includes(token.term)) terms.push(token.term);
+      if (!terms.includes(token.term) && (keepStops || !stopWords.has(token.term))) terms.push(token.term);
       if (previous !== null) {
         const pair = previous + " " + token.term;
         if (!pairs.includes(pair)) pairs.push(pair);
@@ -180,15 +253,23 @@
       this.ready = Promise.all([this.load("meta.json"), this.load("vocab.json")]).then(function (loaded) {
         self.meta = loaded[0];
         self.vocabulary = loaded[1];
+        self.stopWords = new Set(self.meta.stopWords);
         self.byNumber = new Map();
         self.meta.groupNumber.forEach(function (number, group) {
           if (!self.byNumber.has(number)) self.byNumber.set(number, []);
           self.byNumber.get(number).push(group);
         });
+        for (const number of self.byNumber.keys()) {  // current rules first, then the era's others
+          self.byNumber.get(number).sort(function (a, b) { return self.meta.groupCurrent[b] - self.meta.groupCurrent[a]; });
+        }
         return self;
       });
     }
     return this.ready;
+  };
+
+  Index.prototype.words = function () {
+    return this.load("words.json");
   };
 
   Index.prototype.postings = function (term) {
@@ -212,7 +293,7 @@
 
   function adjusted(meta, doc, raw) {
     const group = meta.docGroup[doc];
-    return 10 * raw - (meta.docCurrent[doc] ? 0 : raw) - (meta.groupCurrent[group] ? 0 : 2 * raw);
+    return 10 * raw - (meta.docCurrent[doc] ? 0 : raw) - (meta.groupCurrent[group] ? 0 : 5 * raw);
   }
 
   function rankGroups(meta, scores, allowed) {
@@ -229,7 +310,7 @@
       for (const item of docs) top = Math.max(top, item[1]);
       let shown = null;
       for (const item of docs) {
-        if (4 * item[1] < 3 * top) continue;
+        if (2 * item[1] < top) continue;
         const doc = item[0];
         if (shown === null || meta.docCurrent[doc] > meta.docCurrent[shown] ||
             (meta.docCurrent[doc] === meta.docCurrent[shown] && doc > shown)) shown = doc;
@@ -266,7 +347,56 @@
     return pieces;
   }
 
-  async function search(index, query, options) {
+  function held(meta, number) {
+    return meta.groupNumber.includes(number) || Object.prototype.hasOwnProperty.call(meta.formerNumbers, number);
+  }
+
+  async function corrected(index, tokens, notes) {
+    const out = [];
+    const checked = function (token) { return token.word && typoBound(token.term) && !index.stopWords.has(token.term); };
+    // Every word's shard is fetched at once (the search needs them next), not one after another.
+    const lists = await Promise.all(tokens.map(function (t) { return checked(t) ? index.postings(t.term) : null; }));
+    for (const [k, token] of tokens.entries()) {
+      const bound = typoBound(token.term);
+      if (checked(token) && !lists[k].length) {
+        const nearest = nearestWords(token.term, await index.words(), bound, 1);
+        if (nearest.length) {
+          notes.push("no text has " + pyRepr(token.surface) + "; showing " + pyRepr(nearest[0]));
+          out.push(Object.assign({}, token, { term: nearest[0] }));
+          continue;
+        }
+      }
+      out.push(token);
+    }
+    return out;
+  }
+
+  function pyRepr(text) {  // Python's repr of a plain string, so that both say the same notes
+    return text.includes("'") && !text.includes('"') ? '"' + text + '"' : "'" + text.replace(/'/g, "\\'") + "'";
+  }
+
+  async function nearestTerms(index, terms) {
+    const offered = [];
+    let japanese = null;
+    for (const term of terms) {
+      let words;
+      if (/^[\x00-\x7f]*$/.test(term)) {
+        words = await index.words();
+      } else {
+        if (japanese === null) {
+          japanese = {};
+          for (const surface of Object.keys(index.vocabulary)) japanese[surface] = 1;
+        }
+        words = japanese;
+      }
+      for (const word of nearestWords(term, words, NEAREST_EDITS, 2 * NEAREST_COUNT)) {
+        if (!offered.includes(word) && Array.from(word).length > 1 && !index.stopWords.has(word)) offered.push(word);
+      }
+    }
+    return offered.slice(0, NEAREST_COUNT);
+  }
+
+  async function answer(index, query, options) {
     await index.open();
     const meta = index.meta;
     const game = options.game || null;
@@ -277,7 +407,15 @@
     });
     query = query.trim();
     const cites = CITES.exec(query);
-    const number = ruleNumber(query);
+    let number = ruleNumber(query);
+    const notes = [];
+    if (number === null) {
+      const guess = runTogether(query);
+      if (guess !== null && held(meta, guess)) {
+        number = guess;
+        notes.push("did you mean " + guess + "? showing it");
+      }
+    }
     const scores = new Map();
     let terms = [];
     let wanted = [];
@@ -285,14 +423,18 @@
       const cited = ruleNumber(cites[1]);
       if (cited !== null) wanted = ["cites:" + cited];
     } else {
-      const found = queryTerms(segment(query, index.vocabulary));
+      const typed = segment(query, index.vocabulary);
+      const guess = queryTerms(typed, index.stopWords);  // start every shard the query needs at once
+      guess.terms.concat(guess.pairs).forEach(function (term) { index.postings(term).catch(function () {}); });
+      const tokens = await corrected(index, typed, notes);
+      const found = queryTerms(tokens, index.stopWords);
       terms = found.terms;
       wanted = found.terms.concat(found.pairs);
     }
     const lists = await Promise.all(wanted.map(function (term) { return index.postings(term); }));
     const matched = new Map();
     lists.forEach(function (flat, k) {
-      const isWord = k < terms.length;
+      const isWord = k < terms.length && isContent(terms[k]);
       let doc = 0;
       for (let position = 0; position < flat.length; position += 2) {
         doc += flat[position];
@@ -301,20 +443,23 @@
       }
     });
     if (!cites) {
-      for (const [doc, raw] of scores) scores.set(doc, raw * (matched.get(doc) || 1));
+      for (const [doc, raw] of scores) scores.set(doc, raw * (matched.get(doc) || 1) ** 2);
     }
     const ranked = rankGroups(meta, scores, allowed);
     let order = ranked.map(function (item) { return item[0]; });
     const byGroup = new Map(ranked.map(function (item) { return [item[0], item]; }));
     if (number !== null) {
-      const exact = (index.byNumber.get(number) || []).filter(function (g) { return allowed[meta.groupLanguage[g]]; });
+      const exact = [];
+      for (const g of (index.byNumber.get(number) || []).concat(meta.formerNumbers[number] || [])) {
+        if (!exact.includes(g) && allowed[meta.groupLanguage[g]]) exact.push(g);
+      }
       const seen = new Set(exact);
       order = exact.concat(order.filter(function (g) { return !seen.has(g); }));
     }
     order = order.slice(0, limit);
     const termSet = new Set(terms);
     const records = await Promise.all(order.map(function (g) { return index.groupRecord(g); }));
-    return order.map(function (group, i) {
+    const hits = order.map(function (group, i) {
       const item = byGroup.get(group) || [group, 0, null];
       const record = records[i].record;
       const doc = item[2] === null ? record.versions[0][2] : item[2];
@@ -322,17 +467,31 @@
       const pair = meta.languages[meta.groupLanguage[group]];
       return {
         game: pair[0], lang: pair[1], number: meta.groupNumber[group], version: shown[0], url: shown[1],
-        rule_url: record.rule, score: item[1],
+        rule_url: record.rule, score: item[1], was: record.was || [],
         snippet: snippet(index, records[i].texts[String(doc)], termSet),
         also: record.versions.filter(function (v) { return v[0] !== shown[0]; })
           .map(function (v) { return [v[0], v[1]]; }),
       };
     });
+    if (!hits.length && limit > 0 && !cites) {
+      const common = terms.filter(function (t) { return index.stopWords.has(t); });
+      const offered = await nearestTerms(index, terms.filter(function (t) { return !index.stopWords.has(t); }));
+      if (common.length) notes.push("too common to search for alone: " + common.join(", "));
+      if (offered.length) notes.push("nothing found; nearest terms: " + offered.join(", "));
+    }
+    return { hits: hits, notes: notes };
+  }
+
+  async function search(index, query, options) {
+    return (await answer(index, query, options)).hits;
   }
 
   // --- the page ----------------------------------------------------------------------------------
 
   const GAMES = { dm: "Duel Masters", mtg: "Magic" };
+  // A browser refuses a page opened from files the index beside it; the one line that says what to do.
+  const FROM_FILES = "Search needs the site served over HTTP: run `rules-kb serve --dir FOLDER` (the folder " +
+    "holding this site) and open the address it prints.";
   const LANGS = { ja: "日本語", en: "English" };
 
   function element(tag, className, text) {
@@ -352,6 +511,10 @@
                 element("span", "rk-badge", GAMES[hit.game] + " · " + LANGS[hit.lang]), " ",
                 element("span", "rk-version", hit.version));
     item.append(link);
+    if (hit.was.length) {
+      item.append(element("p", "rk-was", hit.was.map(function (w) { return "was " + w[0] + " until " + w[1]; })
+        .join(", ")));
+    }
     const text = element("p", "rk-snippet");
     for (const piece of hit.snippet) text.append(piece[1] ? element("mark", "", piece[0]) : piece[0]);
     item.append(text);
@@ -417,18 +580,20 @@
         return;
       }
       const started = performance.now();
-      let hits;
+      let found;
       try {
-        hits = await search(index, query, { game: game.value, lang: lang.value, limit: PAGE_RESULTS });
+        found = await answer(index, query, { game: game.value, lang: lang.value, limit: PAGE_RESULTS });
       } catch (error) {
-        if (mine === sequence) status.textContent = "The search index could not be loaded (" + error.message + ").";
+        if (mine === sequence) status.textContent = window.location.protocol === "file:" ? FROM_FILES
+          : "The search index could not be loaded (" + error.message + ").";
         return;
       }
+      const hits = found.hits;
       if (mine !== sequence) return;
       list.replaceChildren.apply(list, hits.map(function (hit, k) { return renderHit(index, hit, k); }));
       selected = -1;
-      status.textContent = hits.length ? hits.length + (hits.length === 1 ? " result" : " results")
-        : "nothing found";
+      const count = hits.length ? hits.length + (hits.length === 1 ? " result" : " results") : "nothing found";
+      status.textContent = [count].concat(found.notes).join(" · ");
       const finished = performance.now();
       if (root.dataset.firstResults === undefined) root.dataset.firstResults = String(finished);
       root.dataset.lastQueryMs = String(finished - started);
@@ -457,8 +622,10 @@
         return segment(query, index.vocabulary);
       },
       search: function (query, options) { return search(index, query, options || {}); },
+      answer: function (query, options) { return answer(index, query, options || {}); },
     };
-    index.open();
+    if (window.location.protocol === "file:") status.textContent = FROM_FILES;
+    else index.open();
     if (input.value) run();
     input.focus();
   }
