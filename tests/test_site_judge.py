@@ -3,7 +3,7 @@ and per term, and the home page's example links.
 
 Facts from the sources: CR-2024-11-08.txt's glossary defines Deathtouch as "A keyword ability that
 causes damage dealt by an object to be especially effective. See rule 702.2, “Deathtouch.”" and its
-entry "In Play" ends "See Battlefield."; the comparison rows come from ``compare_versions``, the same
+entry "In Play (Obsolete)" ends "See Battlefield."; the comparison rows come from ``compare_versions``, the same
 classes ``rules-kb diff --substantive`` prints.
 """
 
@@ -72,9 +72,9 @@ def test_a_version_glossary_links_its_rule_references_to_that_version(real_site)
 
 
 def test_a_term_page_holds_every_version_and_links_its_cross_references(real_site):
-    page = links.term_page("mtg", "en", "In Play")
+    page = links.term_page("mtg", "en", "In Play (Obsolete)")  # CR-2024-11-08.txt: "... See Battlefield."
     tree = parse(file_of(real_site, page))
-    assert tree.findtext(".//h1") == "In Play"
+    assert tree.findtext(".//h1") == "In Play (Obsolete)"
     see = [a for a in tree.iter("a") if "rk-term-ref" in (a.get("class") or "")]
     assert see and see[0].text == "Battlefield"
     assert see[0].get("href") == links.relative(page, links.term_page("mtg", "en", "Battlefield"))

@@ -2,7 +2,7 @@
 
 Three sources answer, in this order: the glossaries the parsers read (Magic's, each release's),
 the curated Duel Masters terms of ``corpus/terms.toml`` (the rule that defines each), and rules
-whose title is the name (Magic's keyword abilities, ``702.2. Deathtouch``). Names match in any
+whose heading is the name (Magic's keyword abilities, ``702.2. Deathtouch``; a section's title). Names match in any
 case and width. Each answer carries its newest wording and the rules it points to, so a judge
 reads the definition and the rules in one command.
 """
@@ -64,8 +64,8 @@ def find_terms(knowledge: Knowledge, raw: str, game: str | None = None, lang: st
     if not name:
         return []
     found = [*_glossary_entries(knowledge, name), *_curated_entries(knowledge, name)]
-    covered = {(a.game, a.lang, n) for a in found for n in a.rules}  # a glossary entry already shows its rule
-    found += [a for a in _keyword_entries(knowledge, name) if (a.game, a.lang, a.rules[0]) not in covered]
+    covered = {(a.game, a.lang) for a in found}  # a glossary entry already shows its rule (older numbers too)
+    found += [a for a in _keyword_entries(knowledge, name) if (a.game, a.lang) not in covered]
     found = [a for a in found if (game is None or a.game == game) and (lang is None or a.lang == lang)]
     return [_with_texts(knowledge, a) for a in found]
 
@@ -84,7 +84,7 @@ def _term_rows(knowledge: Knowledge) -> list[tuple[str, str, str, str, str, str]
     """(game, lang, version, term, definition, document) of every glossary entry."""
     store = getattr(knowledge, "store", None)
     if store is not None:
-        return store.rows("SELECT game, lang, version, term, definition, document, digest FROM terms ORDER BY id")
+        return [row[1:7] for row in store.rows("SELECT * FROM terms ORDER BY id")]  # digests cover every column
     return [(t.game, t.lang, t.version, t.term, t.definition, doc.meta.id)
             for doc in knowledge.catalog.documents.values() for t in doc.terms]
 
@@ -92,8 +92,8 @@ def _term_rows(knowledge: Knowledge) -> list[tuple[str, str, str, str, str, str]
 def _matching_term_rows(knowledge: Knowledge, name: str) -> list[tuple]:
     store = getattr(knowledge, "store", None)
     if store is not None:  # the index on term COLLATE NOCASE answers ASCII case; fold_name checks the rest
-        candidates = store.rows("SELECT game, lang, version, term, definition, document, digest FROM terms "
-                                "WHERE term = ? COLLATE NOCASE ORDER BY id", (name,))
+        candidates = [row[1:7] for row in store.rows("SELECT * FROM terms WHERE term = ? COLLATE NOCASE ORDER BY id",
+                                                     (name,))]
         if candidates:
             return [r for r in candidates if fold_name(r[3]) == name]
     return [r for r in _term_rows(knowledge) if fold_name(r[3]) == name]
@@ -162,17 +162,20 @@ def _keyword_entries(knowledge: Knowledge, name: str) -> list[TermAnswer]:
     if store is not None:
         rows = store.raw("SELECT DISTINCT game, lang, number, title FROM rule_texts WHERE title = ? COLLATE NOCASE",
                          (name,))
-        hits = sorted({(g, lg, n) for g, lg, n, title in rows if fold_name(title or "") == name})
+        rows += store.raw("SELECT DISTINCT game, lang, number, text FROM rule_texts "
+                          "WHERE length(text) < 60 AND text = ? COLLATE NOCASE", (name,))  # the partial index
+        hits = sorted({(g, lg, n) for g, lg, n, heading in rows if fold_name(heading or "") == name})
     else:
         hits = sorted({(t.game, t.lang, str(t.number)) for t in knowledge.catalog.all_texts()
-                       if t.title and fold_name(t.title) == name})
+                       if fold_name(t.title or "") == name or (len(t.text) < 60 and fold_name(t.text) == name)})
     out = []
     for game, lang, number in hits:
         parsed = RuleNumber.parse(number)
         newest = _newest_text(knowledge, game, lang, parsed)
         if newest is None:
             continue
-        out.append(TermAnswer("keyword", game, lang, newest.title or number, newest.text, newest.version,
+        heading = newest.title or newest.text
+        out.append(TermAnswer("keyword", game, lang, heading, "", newest.version,
                               newest.document, rules=(number,)))
     return out
 
@@ -215,7 +218,7 @@ def _with_texts(knowledge: Knowledge, answer: TermAnswer) -> TermAnswer:
             text = _newest_text(knowledge, answer.game, "ja" if answer.lang == "en" else "en", parsed)
         if text is not None:
             texts.append(text)
-            if text.title and len(text.text) < 80:  # a heading: what it says is in its subrules
+            if text.number.letter is None and len(text.text) < 60:  # a heading: what it says is in its subrules
                 texts.extend(_children(knowledge, text))
     answer.texts.extend(texts)
     return answer

@@ -121,9 +121,12 @@ def term_page(site: SiteData, history: TermHistory, names: dict[str, str]) -> Pa
     path = links.term_page(game, lang, history.term)
     runs = history.wordings()
     newest = runs[-1][-1]
+    count = len(history.entries)
+    span = (f"in {count} versions, {history.entries[0].version} to {newest.version}" if count > 1
+            else f"in {newest.version} only")
+    wordings = f"{len(runs)} wording{'s' if len(runs) > 1 else ''}"
     parts = [element("h1", esc(history.term)),
-             element("p", esc(f"{GAME_NAMES[game]} {LANG_NAMES[lang]} glossary · in {len(history.entries)} versions, "
-                              f"{history.entries[0].version} to {newest.version} · {len(runs)} wordings · ")
+             element("p", esc(f"{GAME_NAMES[game]} {LANG_NAMES[lang]} glossary · {span} · {wordings} · ")
                      + link(path, links.glossary_page(game, lang, newest.version), f"glossary of {newest.version}"),
                      class_="rk-nav"),
              element("div", definition_html(site, path, game, lang, newest.version, newest.definition, names),

@@ -114,11 +114,10 @@ def _row_item(site: SiteData, path: str, game: str, lang: str, comparison: Compa
         ends.append(link(path, links.pinned_rule(game, lang, a.old_version, pair.old.number),
                          f"{pair.old.number} ({a.old_version})"))
     number = pair.new_number or pair.old_number
-    head = " → ".join(ends)
     diff = site.diff_link(game, lang, a.old_version, a.new_version, number)
-    if diff is not None:
-        head += " " + link(path, diff, "diff", class_="rk-diff-link")
-    head += " " + link(path, links.rule_page(game, number), "every version", class_="rk-rule-link")
+    extra = [link(path, diff, "diff", class_="rk-diff-link")] if diff is not None else []
+    extra.append(link(path, links.rule_page(game, number), "every version", class_="rk-rule-link"))
+    head = " → ".join(ends) + " (" + " · ".join(extra) + ")"
     if pair.kind == "split":
         head += esc(f" (its sentences are now in {', '.join(map(str, pair.targets))})")
     text = pair.new or pair.old
