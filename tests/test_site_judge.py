@@ -12,6 +12,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from urllib.parse import urljoin, urlsplit
 
+from lxml.html import fragment_fromstring
 from site_helpers import file_of, parse
 
 from rules_kb import links
@@ -99,3 +100,18 @@ def test_the_game_page_links_whats_new_the_glossary_and_the_feed(real_site):
     assert links.relative(page, links.whats_new_page("mtg", "en", "2024-11-08")) in hrefs
     assert links.relative(page, links.glossary_page("mtg", "en", "2024-11-08")) in hrefs
     assert links.relative(page, links.feed("mtg")) in hrefs
+
+
+def test_a_definition_is_escaped_and_only_its_references_become_links(knowledge, subset_corpus):
+    from rules_kb.render.glossary_pages import definition_html
+    from rules_kb.render.site_data import load_site_data
+
+    site = load_site_data(knowledge, subset_corpus)
+    page = links.glossary_page("mtg", "en", "2024-11-08")
+    hostile = ('<script>alert(1)</script> {{ x }} **b** See rule 702.2. See <a href="javascript:x">Battlefield</a>. '
+               "See Battlefield.")
+    out = definition_html(site, page, "mtg", "en", "2024-11-08", hostile, {"battlefield": "battlefield"})
+    assert "<script>" not in out and "&lt;script&gt;alert(1)&lt;/script&gt;" in out
+    assert 'href="javascript' not in out and "{{ x }} **b**" in out
+    tree = fragment_fromstring(out, create_parent="div")
+    assert [a.text for a in tree.iter("a")] == ["rule 702.2", "Battlefield"]
