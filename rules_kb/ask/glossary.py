@@ -91,11 +91,10 @@ def _term_rows(knowledge: Knowledge) -> list[tuple[str, str, str, str, str, str]
 
 def _matching_term_rows(knowledge: Knowledge, name: str) -> list[tuple]:
     store = getattr(knowledge, "store", None)
-    if store is not None:  # the index on term COLLATE NOCASE answers ASCII case; fold_name checks the rest
+    if store is not None:  # the index on term COLLATE NOCASE answers ASCII case (the glossary's); never a scan
         candidates = [row[1:7] for row in store.rows("SELECT * FROM terms WHERE term = ? COLLATE NOCASE ORDER BY id",
                                                      (name,))]
-        if candidates:
-            return [r for r in candidates if fold_name(r[3]) == name]
+        return [r for r in candidates if fold_name(r[3]) == name]
     return [r for r in _term_rows(knowledge) if fold_name(r[3]) == name]
 
 

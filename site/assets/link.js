@@ -555,7 +555,7 @@
         if (name === "a") {
           made = document.createElement("a");
           const href = child.getAttribute("href") || "";
-          if (/^(https?:|\.|\/|#)/i.test(href)) made.href = href;
+          if (/^(http:|https:|\.|\/|#)/i.test(href)) made.href = href;  // no javascript: or data:
         } else if (previewTags.has(name)) {
           made = document.createElement(name);
         }
