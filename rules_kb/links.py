@@ -8,6 +8,8 @@ is also the ``id`` of the rule on every page, so ``#507.2a`` is the anchor.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from urllib.parse import quote
 
 from rules_kb.numbers import RuleNumber
@@ -135,3 +137,30 @@ def search_page() -> str:
 def cites_search(game: str, number: RuleNumber) -> str:
     """The search for every text citing a rule, for its rule page: ``/search/?q=cites%3A603.2e&game=dm``."""
     return f"{search_page()}?q={quote('cites:' + anchor(number), safe='')}&game={_part(game)}"
+
+
+def whats_new_page(game: str, lang: str, version: str) -> str:
+    """What a release changed in substance, against the version before it: ``/mtg/new/en/2024-11-08/``."""
+    return f"/{game}/new/{lang}/{_part(version)}/"
+
+
+def feed(game: str) -> str:
+    """A game's Atom feed of releases, each entry linking its what's-new page: ``/mtg/feed.xml``."""
+    return f"/{game}/feed.xml"
+
+
+def glossary_page(game: str, lang: str, version: str) -> str:
+    """Every glossary entry of one version: ``/mtg/en/2024-11-08/glossary/``."""
+    return f"/{game}/{lang}/{_part(version)}/glossary/"
+
+
+def term_page(game: str, lang: str, term: str) -> str:
+    """Every version of one glossary term: ``/mtg/term/en/deathtouch/`` (the name lower-cased, spaces as -)."""
+    return f"/{game}/term/{lang}/{term_slug(term)}/"
+
+
+def term_slug(term: str) -> str:
+    """A term's name as one path part: NFKC, lower case, runs of anything but letters and digits as ``-``
+    (Japanese stays Japanese: the folder on disk and the decoded URL are the same name)."""
+    folded = unicodedata.normalize("NFKC", term).casefold()
+    return re.sub(r"[^\w]+", "-", folded).strip("-_") or "term"

@@ -56,7 +56,7 @@ def test_bad_options_are_one_error_line(cli, tmp_path) -> None:
     note.write_text("DM 507.2a\n", encoding="utf-8")
     code, out, err = cli("link", str(note), "--pin", "9.99")
     assert (code, out) == (1, "")
-    assert err.startswith("Error: --pin '9.99': no version with rule texts has that label (1.13, 1.17,")
+    assert err.startswith("Error: --pin '9.99': no version with rule texts has that label (nearest: 1.48, 1.38,")
     code, out, err = cli("link", str(note), "--as-of", "2021-13-01")
     assert (code, out, err) == (1, "", "Error: --as-of '2021-13-01': expected a date YYYY-MM-DD\n")
     note.write_bytes(b"rule 509.1a \xff\n")

@@ -59,7 +59,8 @@ def run_in_page(page, text: str, fmt: str, game: str | None, pin: str | None, as
     page.fill("#link-base", BASE_URL)
     page.fill("#link-input", text)
     page.click("#link-run")
-    return page.input_value("#link-output"), page.locator("#link-problems li").all_inner_texts()
+    messages = page.eval_on_selector_all("#link-problems li", "items => items.map((i) => i.dataset.message)")
+    return page.input_value("#link-output"), messages
 
 
 def test_page_links_every_fixture_note_as_the_command_does(page, serve_dir, link_site) -> None:
@@ -83,5 +84,24 @@ def test_page_links_every_fixture_note_as_the_command_does(page, serve_dir, link
 def test_page_reports_bad_options(page, serve_dir, link_site) -> None:
     open_page(page, serve_dir, link_site)
     run_in_page(page, "DM 507.2a", "md", None, "9.99", None)
-    assert page.locator("#link-status").inner_text().startswith("Error: --pin '9.99': no version")
+    # the page's own words for its fields, and the nearest labels (by number), not the command's option names
+    status = page.locator("#link-status").inner_text()
+    assert status.startswith("Error: Pin version '9.99': no version with rule texts has that label (nearest: 1.48")
+    assert "--pin" not in status and "rules-kb" not in status
     assert page.input_value("#link-output") == ""
+
+
+def test_page_previews_the_linked_note_and_words_problems_for_the_page(page, serve_dir, link_site) -> None:
+    open_page(page, serve_dir, link_site)
+    run_in_page(page, "See DM 507.2a. Also 507.3c.", "md", None, None, None)
+    preview = page.locator("#link-preview")
+    assert preview.locator("a").first.inner_text() == "DM 507.2a"
+    assert preview.locator("a").first.get_attribute("href").endswith("/dm/rule/507.2a/")
+    assert preview.inner_text().startswith("See DM 507.2a. Also 507.3c.")
+    problems = page.locator("#link-problems li").all_inner_texts()
+    assert problems and problems[0].endswith("write DM or MTG before it, or choose the game above")
+    run_in_page(page, '<p>CR 509.1a<script>document.title="x"</script><img src=x onerror="document.title=1"></p>',
+                "html", None, None, None)
+    assert page.title() != "x" and page.title() != "1"
+    assert page.locator("#link-preview a").first.inner_text() == "CR 509.1a"
+    assert page.locator("#link-preview script, #link-preview img").count() == 0

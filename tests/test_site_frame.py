@@ -36,7 +36,8 @@ def both_ways(tmp_path_factory, knowledge, subset_corpus):
 def test_every_generator_is_sampled(both_ways):
     samples, *_ = both_ways
     assert len(samples) == len(PAGE_GENERATORS)
-    assert {page.path.split("/")[1] for page in samples} == {"dm"}  # the first pages are Duel Masters'
+    # the first pages are Duel Masters', but for the glossary's: Duel Masters prints no glossary
+    assert {page.path.split("/")[1] for page in samples if "/glossary/" not in page.path} == {"dm"}
     assert {page.path.count("/") for page in samples} >= {4, 5, 6}  # three depths
 
 

@@ -12,12 +12,12 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rules_kb.ask.query import nearest_numbers
+from rules_kb.ask.versions import nearest_labels
 from rules_kb.errors import MalformedRuleNumber, RuleNotFound, UsageError
 from rules_kb.numbers import RuleNumber, fold_width
 from rules_kb.refs import find_references
@@ -139,15 +139,11 @@ def check_version(knowledge: Knowledge, version: str, games: tuple[str, ...], la
     labels = [label for g in games for lg in langs for label in catalog.version_labels(g, lg)]
     if version in labels:
         return
-    known = list(dict.fromkeys(labels))
-    alike = [label for label in known if _shape(label) == _shape(version)]  # 1.47 -> 1.48, a date -> dates
-    nearest = difflib.get_close_matches(version, alike or known, n=5, cutoff=0.0)
+    dates = {label: catalog.versions[(g, lg, label)].date for g in games for lg in langs
+             for label in catalog.version_labels(g, lg)}
+    nearest = nearest_labels(version, labels, dates)
     where = " ".join([*(games if len(games) == 1 else ()), *(langs if lang else ())]).strip()
     raise UsageError(f"no version {version}{' of ' + where if where else ''} (nearest: {', '.join(nearest)})")
-
-
-def _shape(label: str) -> str:
-    return re.sub(r"\d+", "9", label)
 
 
 def require_language(knowledge: Knowledge, number: RuleNumber, games: tuple[str, ...], lang: str | None) -> None:

@@ -26,13 +26,15 @@ from rules_kb.cli import (
     site_commands,
     store_commands,
     update_commands,
+    version_commands,
 )
 from rules_kb.cli.common import DEFAULT_CORPUS, OUTPUT_HELP
 from rules_kb.errors import RulesKbError, UsageError
 from rules_kb.render.visible import make_visible
 
 # One module per group of commands, each with ``register(commands)``; the order is --help's.
-COMMAND_GROUPS = (corpus_commands, update_commands, rule_commands, compare_commands, graph_commands, store_commands,
+COMMAND_GROUPS = (corpus_commands, update_commands, version_commands, rule_commands, compare_commands, graph_commands,
+                  store_commands,
                   search_commands, link_commands, site_commands)
 
 

@@ -32,13 +32,15 @@ def register(commands: argparse._SubParsersAction) -> None:
         sub.set_defaults(handler=handler)
         return sub
 
-    show = rule_command("show", "print a rule's text (newest version of each game and language unless --version)",
-                        run_show)
+    show = rule_command("show", "print a rule's text (newest version of each game and language unless --version); "
+                        "a name (deathtouch, ブロッククリーチャー) prints its glossary entry and the rules it "
+                        "points to", run_show)
     show.add_argument("--version", help="the version label, e.g. 1.38 or 2008-10-01 (an unknown one lists the nearest)")
     refs = rule_command("refs", "list the rule texts and glossary terms that cite a rule, newest version first",
                         run_refs, filters=False)
     refs.add_argument("--version", help="only citations in this version, e.g. 1.48 or 2024-11-08")
-    rule_command("history", "every version and language of a rule, oldest first, with provenance and notices",
+    rule_command("history", "every version and language of a rule, oldest first, with provenance and notices; "
+                            "consecutive identical versions shown once",
                  run_history)
     rule_command("analogue", "the rule's counterpart in the other game (Duel Masters <-> Magic), with evidence",
                  run_analogue, filters=False)
@@ -67,6 +69,16 @@ def run_show(args: argparse.Namespace) -> int:
         texts = show(knowledge, number, game, args.lang, args.version)
         return texts, pairing_notes(knowledge, args.corpus, texts)
 
+    from rules_kb.ask.arguments import rule_argument
+    from rules_kb.ask.glossary import looks_like_name
+    from rules_kb.errors import RuleNotFound
+
+    try:
+        rule_argument(args.rule)
+    except RuleNotFound:  # no reference at all (``5072a`` is one mistyped, and says so)
+        if looks_like_name(args.rule):
+            return _show_term(args)  # `show deathtouch`: a glossary term or keyword ability by name
+        raise
     texts, notes = answer(args, ask)
     if args.json:
         for text in notes:
@@ -74,6 +86,31 @@ def run_show(args: argparse.Namespace) -> int:
         print(json.dumps([t.to_record() for t in texts], ensure_ascii=False, indent=2))
         return 0
     print_text(args, "\n".join([*(f"! {n}" for n in notes), *(format_text(text) for text in texts)]))
+    return 0
+
+
+def _show_term(args: argparse.Namespace) -> int:
+    """A name that is no rule: its glossary entries and keyword rules, or the error naming the nearest names."""
+    from rules_kb.ask.glossary import answers_json, find_terms, nearest_names
+    from rules_kb.errors import UsageError
+    from rules_kb.render.textformat import term_text
+
+    def ask(knowledge):
+        found = find_terms(knowledge, args.rule, args.game, args.lang)
+        if not found:
+            nearest = nearest_names(knowledge, args.rule, args.game)
+            hint = f" (nearest terms: {', '.join(nearest)})" if nearest else ""
+            raise UsageError(f"no rule, glossary term or keyword ability named {args.rule!r}{hint}")
+        if args.version is not None:
+            raise UsageError(f"{args.rule!r} is a glossary term: --version applies to rules (the newest wording "
+                             "is shown, with the versions that hold it)")
+        return found
+
+    found = answer(args, ask)
+    if args.json:
+        print(answers_json(found))
+        return 0
+    print_text(args, "\n\n".join(term_text(a) for a in found))
     return 0
 
 
@@ -103,7 +140,7 @@ def run_refs(args: argparse.Namespace) -> int:
 
 def run_history(args: argparse.Namespace) -> int:
     from rules_kb.ask.query import documents_about, era_starts, history, renumbering_of
-    from rules_kb.render.textformat import format_text, history_record, same_text_once
+    from rules_kb.render.textformat import format_text, history_record, same_text_once, unchanged_line, unchanged_runs
 
     def ask(knowledge):
         number, game = _read_rule(args, knowledge)
@@ -121,12 +158,15 @@ def run_history(args: argparse.Namespace) -> int:
         return 0
     texts, eras, documents, moves = result
     out = []
-    for index, copies in same_text_once(texts):
+    for run in unchanged_runs(texts, same_text_once(texts), eras):  # consecutive identical versions once
+        index, copies = run[0]
         text = texts[index]
         if eras[index]:
             out.append(f"-- {text.number} is another rule from {text.version} on: the rule that held the number "
                        f"before moved or was removed (see 'moved to' below)")
         out.append(format_text(text, copies))
+        if len(run) > 1:
+            out.append(unchanged_line(texts, run))
     for game, rows in moves.items():
         for row in rows:
             other = row["new"] if row["direction"] == "moved to" else row["old"]

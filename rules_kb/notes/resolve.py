@@ -134,8 +134,12 @@ def check_options(options: LinkOptions, index: NoteIndex) -> None:
     if options.as_of is not None and not _is_date(options.as_of):
         raise UsageError(f"--as-of {options.as_of!r}: expected a date YYYY-MM-DD")
     if options.pin is not None and not any(v.label == options.pin for v in index.versions):
-        labels = sorted({v.label for v in index.versions if not v.label.startswith("before-")})
-        raise UsageError(f"--pin {options.pin!r}: no version with rule texts has that label ({', '.join(labels)})")
+        from rules_kb.ask.versions import nearest_labels
+
+        held = [v for v in index.versions if not v.label.startswith("before-")]
+        nearest = nearest_labels(options.pin, [v.label for v in held], {v.label: v.date for v in held})
+        raise UsageError(f"--pin {options.pin!r}: no version with rule texts has that label "
+                         f"(nearest: {', '.join(nearest)}; rules-kb versions lists them all)")
 
 
 def _is_date(text: str) -> bool:

@@ -14,6 +14,7 @@ from rules_kb.numbers import RuleNumber
 from rules_kb.render.terminal import LEGEND
 
 if TYPE_CHECKING:  # type names only: show/history must not import the comparison stages
+    from rules_kb.ask.glossary import TermAnswer
     from rules_kb.ask.knowledge import Knowledge
     from rules_kb.ask.story import Story
     from rules_kb.compare.changes import Comparison, RowChange
@@ -234,6 +235,39 @@ def same_text_once(texts: Sequence[RuleText]) -> list[tuple[int, list[RuleText]]
     return list(zip(shown, copies, strict=True))
 
 
+def unchanged_runs(texts: Sequence[RuleText], shown: list[tuple[int, list[RuleText]]],
+                   new_era: Sequence[bool]) -> list[list[tuple[int, list[RuleText]]]]:
+    """``same_text_once``'s entries grouped into runs of consecutive versions that say the same thing.
+
+    A run stays within one game, language and era of the number and needs the same title,
+    text and examples (as the site's rule pages group them), so a history of forty releases
+    prints each wording once.
+    """
+    runs: list[list[tuple[int, list[RuleText]]]] = []
+    for entry in shown:
+        text = texts[entry[0]]
+        if runs and not new_era[entry[0]] and _same_words(texts[runs[-1][-1][0]], text):
+            runs[-1].append(entry)
+        else:
+            runs.append([entry])
+    return runs
+
+
+def unchanged_line(texts: Sequence[RuleText], run: list[tuple[int, list[RuleText]]]) -> str:
+    """The line under a run's text naming the later versions that repeat it, and where the last one is."""
+    later = [texts[index] for index, _ in run[1:]]
+    last = later[-1]
+    span = later[0].version if len(later) == 1 else f"{later[0].version} to {last.version}"
+    return (f"  = unchanged in {len(later)} later version{'s' if len(later) > 1 else ''}, {span} "
+            f"(last: {last.document}:{last.spans[0][0]})")
+
+
+def _same_words(a: RuleText, b: RuleText) -> bool:
+    return ((a.game, a.lang, a.number, a.title, a.text, a.truncated) == (b.game, b.lang, b.number, b.title, b.text,
+                                                                        b.truncated)
+            and [e.text for e in a.examples] == [e.text for e in b.examples] and a.version != b.version)
+
+
 def _copies(a: RuleText, b: RuleText) -> bool:
     if (a.game, a.lang, a.version, a.number, a.title) != (b.game, b.lang, b.version, b.number, b.title):
         return False
@@ -271,3 +305,22 @@ def model_lines(results: Iterable[Ingested]) -> Iterable[str]:
 
 def _dump(record: dict) -> str:
     return json.dumps(record, ensure_ascii=False, sort_keys=False)
+
+
+def term_text(answer: TermAnswer) -> str:
+    """A glossary term, curated term or keyword ability: its definition, then each rule it points to."""
+    where = {"glossary": f"glossary of {answer.version}; {answer.document}",
+             "curated": "curated term, corpus/terms.toml",
+             "keyword": f"keyword ability {answer.rules[0]}, {answer.version}; {answer.document}"}[answer.source]
+    lines = [f"{answer.term}  [{answer.game} {answer.lang}; {where}]"]
+    if answer.definition:
+        lines.append(indented(answer.definition))
+    if answer.note:
+        lines.append(indented(answer.note))
+    if len(answer.versions) > 1:
+        lines.append(f"  in the glossary of {len(answer.versions)} versions, {answer.versions[0]} to "
+                     f"{answer.versions[-1]}")
+    if answer.texts:
+        lines.append("  rules:")
+        lines.extend(indented(format_text(text), "    ") for text in answer.texts)
+    return "\n".join(lines)

@@ -17,6 +17,7 @@ from rules_kb.render.html import GAME_NAMES, LANG_NAMES, Page, element, esc, lin
 from rules_kb.render.notice_pages import notice_documents, notice_list
 from rules_kb.render.rule_text import rule_text_html
 from rules_kb.render.site_data import GAMES, LANGS, SiteData
+from rules_kb.render.whats_new_pages import whats_new_links
 
 KIND_LABEL = {"full": "complete rulebook", "excerpt": "excerpt", "change-notice": "change notice",
               "dated-paragraph": "dated paragraphs", "contents": "contents only", "mentioned": "mentioned only"}
@@ -134,6 +135,7 @@ def extra_links(site: SiteData, game: str, path: str) -> str:
     """Links from a game's page to its other page kinds (filled by the page generators that exist)."""
     found = [link(path, links.compare_page(game), "compare any two versions"),
              link(path, links.drift_page(game), "translation drift")]
+    found.extend(whats_new_links(site, game, path))
     if notice_documents(site, game):
         found.append(element("a", "change notices and commentary", href="#notices"))
     return element("p", " · ".join(found), class_="rk-nav rk-game-links", data_game=game)

@@ -25,6 +25,7 @@ from rules_kb.notes.assets import write_link_assets
 from rules_kb.render.api import write_api
 from rules_kb.render.html import Page
 from rules_kb.render.site_data import SiteData, load_site_data
+from rules_kb.render.whats_new_pages import write_feeds
 from rules_kb.search.index import write_search_index
 from rules_kb.site.frame import Frame, framed_html, take_frames, write_frame_sources
 from rules_kb.site.pages import MKDOCS_GENERATORS, PAGE_GENERATORS
@@ -37,8 +38,10 @@ THEME_OVERRIDES = "overrides"
 
 # Functions ``write_x(knowledge, folder)`` that drop extra static files into the built site,
 # run in this order after the pages are written: the JSON API, the search index
-# (read by site/search.md), the note linker's grammar and data (read by site/link.md).
-EXTRA_WRITERS: tuple[Callable[[Knowledge, Path], None], ...] = (write_api, write_search_index, write_link_assets)
+# (read by site/search.md), the note linker's grammar and data (read by site/link.md), each
+# game's Atom feed of releases.
+EXTRA_WRITERS: tuple[Callable[[Knowledge, Path], None], ...] = (write_api, write_search_index, write_link_assets,
+                                                               write_feeds)
 
 
 @dataclass

@@ -11,12 +11,14 @@ from collections.abc import Callable, Iterable
 from rules_kb.render.compare_pages import compare_pages
 from rules_kb.render.diff_pages import diff_pages
 from rules_kb.render.drift_pages import drift_pages
+from rules_kb.render.glossary_pages import glossary_pages
 from rules_kb.render.html import Page
 from rules_kb.render.notice_pages import notice_pages
 from rules_kb.render.rule_pages import rule_pages
 from rules_kb.render.site_data import SiteData
 from rules_kb.render.story_pages import story_pages
 from rules_kb.render.version_pages import game_pages, section_pages, version_pages
+from rules_kb.render.whats_new_pages import whats_new_pages
 
 Generator = Callable[[SiteData], Iterable[Page]]
 
@@ -31,4 +33,6 @@ PAGE_GENERATORS: tuple[Generator, ...] = (
     compare_pages,
     notice_pages,
     drift_pages,
+    whats_new_pages,  # after diff_pages: links the rows they show
+    glossary_pages,
 )

@@ -54,6 +54,9 @@ CREATE INDEX rule_texts_by_number ON rule_texts (number, game);
 CREATE INDEX rule_texts_by_version ON rule_texts (game, lang, version, number_position, position);
 CREATE INDEX rule_texts_by_node ON rule_texts (node);
 CREATE INDEX terms_by_term ON terms (term, game);
+CREATE INDEX terms_by_name ON terms (term COLLATE NOCASE);
+CREATE INDEX rule_texts_by_title ON rule_texts (title COLLATE NOCASE);
+CREATE INDEX rule_texts_by_heading ON rule_texts (text COLLATE NOCASE) WHERE length(text) < 60;  -- 702.2. Deathtouch
 CREATE INDEX edges_out ON edges (source, id);
 CREATE INDEX edges_in ON edges (target, in_position);
 """

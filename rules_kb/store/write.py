@@ -108,9 +108,9 @@ def _fill(db: sqlite3.Connection, catalog: Catalog, graph, alignments: list[Alig
          first.get(key, [None, 0])[1], first.get(key, [None, 0])[0])
         for key, v in sorted(catalog.versions.items())))
     counts["rule_texts"] = _insert(db, "rule_texts", rule_rows)
-    counts["terms"] = _insert(db, "terms", (
-        (None, t.game, t.lang, t.version, t.term, t.definition, d.meta.id, _json(t.spans))
-        for d in documents for t in d.terms))
+    counts["terms"] = _insert(db, "terms", (  # the id is written, not left to SQLite, so the digest can check it
+        (i, t.game, t.lang, t.version, t.term, t.definition, doc, _json(t.spans))
+        for i, (doc, t) in enumerate((d.meta.id, t) for d in documents for t in d.terms)))
     counts["residue"] = _insert(db, "residue", (
         (d.meta.id, i, r.kind, r.text, r.level, _json(list(r.marks)), _json(list(r.cites)), _json(r.spans))
         for d in documents for i, r in enumerate(d.residue)))

@@ -324,9 +324,44 @@
         throw new Error("--as-of '" + options.asOf + "': expected a date YYYY-MM-DD");
       }
       if (options.pin !== null && !versions.some((v) => v.label === options.pin)) {
-        const labels = [...new Set(versions.map((v) => v.label).filter((l) => !l.startsWith("before-")))].sort();
-        throw new Error("--pin '" + options.pin + "': no version with rule texts has that label (" + labels.join(", ") + ")");
+        const held = versions.filter((v) => !v.label.startsWith("before-"));
+        throw new Error("--pin '" + options.pin + "': no version with rule texts has that label (nearest: " +
+          nearestLabels(options.pin, held).join(", ") + "; rules-kb versions lists them all)");
       }
+    }
+    // Twin of rules_kb.ask.versions.nearest_labels: a date by days, a version number by value.
+    function asDay(text) {
+      const m = /^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$/.exec(text.trim());
+      if (m === null) return null;
+      const y = +m[1], mo = +(m[2] || 1), d = +(m[3] || 1);
+      const t = Date.UTC(y, mo - 1, d), back = new Date(t);
+      if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) return null;
+      return Math.round(t / 86400000);
+    }
+    function asNumber(text) {
+      text = text.trim();
+      if (!/^(\d+(?:\.\d+)+|\d+)$/.test(text) || /^\d{4}$/.test(text)) return null;
+      return text.split(".").reduce((sum, part, i) => sum + parseInt(part, 10) / Math.pow(1000, i), 0);
+    }
+    function nearestLabels(wanted, held) {
+      const labels = [...new Set(held.map((v) => v.label))], dates = new Map(held.map((v) => [v.label, v.date]));
+      const day = asDay(wanted);
+      const pick = (scored) => scored.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]).slice(0, 5).map((s) => s[3]);
+      if (day !== null) {
+        const scored = [];
+        labels.forEach((label, position) => {
+          const other = (dates.get(label) && asDay(dates.get(label))) || asDay(label);
+          if (other !== null) scored.push([Math.abs(other - day), -other, -position, label]);
+        });
+        if (scored.length) return pick(scored);
+      }
+      const value = asNumber(wanted);
+      if (value !== null) {
+        const scored = labels.map((label) => [asNumber(label), label]).filter((p) => p[0] !== null)
+          .map(([v, label]) => [Math.abs(v - value), -v, 0, label]);
+        if (scored.length) return pick(scored);
+      }
+      return labels.sort().slice(0, 5);
     }
     function isDate(text) {
       if (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(text)) return false;
@@ -339,7 +374,7 @@
 
     function linkNote(text, fmt, options) {
       if (fmt === "html") return linkHtml(text, options);
-      const pieces = [], problems = [], footnotes = new Map();
+      const pieces = [], problems = [], footnotes = new Map(), spans = [];
       let firstFootnote = 1;
       const lines = regex("footnote_line", "g");
       lines.lastIndex = 0;
@@ -353,6 +388,7 @@
             continue;
           }
           pieces.push(text.slice(position, item.start));
+          spans.push({ start: item.start, end: item.end, url: item.url });
           if (fmt === "md") {
             pieces.push("[" + text.slice(item.start, item.end) + "](" + item.url + ")");
           } else {
@@ -370,7 +406,7 @@
         head += firstFootnote > 1 ? "" : "\n";
         linked += head + [...footnotes].map(([url, n]) => "[" + n + "]: " + url + "\n").join("");
       }
-      return { text: linked, problems: problems, links: links };
+      return { text: linked, problems: problems, links: links, spans: spans };
     }
 
     // ---------------------------------------------------------------- notes.markup
@@ -500,6 +536,56 @@
       list.appendChild(option);
     }
     if (!field("link-base").value) field("link-base").value = new URL("..", window.location.href).href.replace(/\/+$/, "");
+    // The page's own words for the linker's messages, which name the command's options.
+    function pageWording(message) {
+      return message.replace("or pass --game", "or choose the game above").replace(/--pin '/g, "Pin version '")
+        .replace(/--as-of '/g, "As of '").replace("--pin and --as-of exclude each other",
+          "Pin version and As of exclude each other: fill in one").replace("; rules-kb versions lists them all", "");
+    }
+    // The preview: built node by node, so nothing in the note runs or loads (text is text, only links are made).
+    const previewTags = new Set(["p", "br", "ul", "ol", "li", "strong", "b", "em", "i", "code", "pre", "blockquote",
+      "h1", "h2", "h3", "h4", "h5", "h6", "table", "thead", "tbody", "tr", "td", "th"]);
+    function copySafe(node, into) {
+      for (const child of node.childNodes) {
+        if (child.nodeType === 3) { into.appendChild(document.createTextNode(child.data)); continue; }
+        if (child.nodeType !== 1) continue;
+        const name = child.localName;
+        if (name === "script" || name === "style" || name === "template") continue;
+        let made = null;
+        if (name === "a") {
+          made = document.createElement("a");
+          const href = child.getAttribute("href") || "";
+          if (/^(http:|https:|\.|\/|#)/i.test(href)) made.href = href;  // no javascript: or data:
+        } else if (previewTags.has(name)) {
+          made = document.createElement(name);
+        }
+        if (made === null) { copySafe(child, into); continue; }
+        copySafe(child, made);
+        into.appendChild(made);
+      }
+    }
+    function showPreview(source, fmt, result) {
+      const preview = field("link-preview");
+      if (preview === null) return;
+      preview.textContent = "";
+      if (fmt === "html") {
+        copySafe(new DOMParser().parseFromString(result.text, "text/html").body, preview);
+        return;
+      }
+      const block = document.createElement("div");
+      block.className = "link-preview-text";
+      let position = 0;
+      for (const span of result.spans) {
+        block.appendChild(document.createTextNode(source.slice(position, span.start)));
+        const a = document.createElement("a");
+        a.href = span.url;
+        a.textContent = source.slice(span.start, span.end);
+        block.appendChild(a);
+        position = span.end;
+      }
+      block.appendChild(document.createTextNode(source.slice(position)));
+      preview.appendChild(block);
+    }
     function run(event) {
       if (event) event.preventDefault();
       const value = (id) => (field(id).value.trim() === "" ? null : field(id).value.trim());
@@ -509,15 +595,18 @@
       try {
         const result = linker.link(field("link-input").value, field("link-format").value, options);
         field("link-output").value = result.text;
+        showPreview(field("link-input").value, field("link-format").value, result);
         for (const line of result.problems) {
           const item = document.createElement("li");
-          item.textContent = line;
+          item.textContent = pageWording(line);
+          item.dataset.message = line;  // the command's words, which the browser test compares
           problems.appendChild(item);
         }
         field("link-status").textContent = result.links + " linked, " + result.problems.length + " left unlinked";
       } catch (error) {
         field("link-output").value = "";
-        field("link-status").textContent = "Error: " + error.message;
+        if (field("link-preview") !== null) field("link-preview").textContent = "";
+        field("link-status").textContent = "Error: " + pageWording(error.message);
       }
     }
     form.addEventListener("submit", run);
