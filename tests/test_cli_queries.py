@@ -64,9 +64,12 @@ def test_history_marks_the_era_break_and_the_move_of_309_2a(cli):
     """309.2a (blockers) moved to 509.1a on 2009-07-08; from 2022-11-18 on 309.2a is a Dungeon rule."""
     code, out, _ = cli("history", "309.2a", "--game", "mtg")
     assert code == 0
-    heads = [line for line in out.splitlines() if not line.startswith("  ")]
-    assert heads[3].startswith("309.2a  [mtg en 2009-05-01")
-    assert heads[4] == ("-- 309.2a is another rule from 2022-11-18 on: the rule that held the number before "
+    lines = out.splitlines()
+    heads = [line for line in lines if not line.startswith("  ")]
+    # 2009-05-01 prints the 2008-10-01 text unchanged: one entry, its last version named under it.
+    assert heads[2].startswith("309.2a  [mtg en 2008-10-01")
+    assert "  = unchanged in 1 later version, 2009-05-01 (last: mtg-cr-2009-05-01:91334)" in lines
+    assert heads[3] == ("-- 309.2a is another rule from 2022-11-18 on: the rule that held the number before "
                         "moved or was removed (see 'moved to' below)")
     assert heads[-1] == "mtg en: moved to 509.1a in 2009-07-08 (from 2009-05-01; similarity 0.66)"
 
