@@ -27,8 +27,16 @@ DEFAULT_SEARCH = REPOSITORY / "build" / "search"
 Answer = TypeVar("Answer")
 
 
+def say(line: str, file=None) -> None:
+    """Print one line with every control character made visible (``render/visible.py``): text from
+    a source, a note or a cache never reaches the terminal raw."""
+    from rules_kb.render.visible import make_visible
+
+    print(make_visible(line), file=file or sys.stdout)
+
+
 def warn(line: str) -> None:
-    print(line, file=sys.stderr)
+    say(line, sys.stderr)
 
 
 def open_knowledge(args: argparse.Namespace):

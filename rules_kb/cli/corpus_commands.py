@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from rules_kb.cli.common import GAME_HELP, LANG_HELP, game_option, lang_option
+from rules_kb.cli.common import GAME_HELP, LANG_HELP, game_option, lang_option, say
 from rules_kb.ingest.corpus import GAMES, LANGUAGES
 
 # The handlers import their stages when run: a lookup (show, history, ...) must not pay for
@@ -69,10 +69,10 @@ def run_ingest(args: argparse.Namespace) -> int:
 
     results = ingest_corpus(args.corpus, args.only)
     for item in results:
-        print(summarise(item))
+        say(summarise(item))
         if args.anomalies:
             for anomaly in item.parsed.anomalies:
-                print(f"  {anomaly.describe()}")
+                say(f"  {anomaly.describe()}")
     incomplete = [r.parsed.meta.id for r in results if not r.accounting.complete]
     if incomplete:  # an error leaves no output file, as every other error does
         unwritten = f"; {args.json} not written" if args.json is not None else ""
@@ -100,10 +100,10 @@ def run_parse(args: argparse.Namespace) -> int:
         for line in model_lines([item]):
             print(line)
     else:
-        print(f"{summarise(item)} [format {meta.format}, {item.decoded.encoding}, {item.decoded.line_ends}]")
+        say(f"{summarise(item)} [format {meta.format}, {item.decoded.encoding}, {item.decoded.line_ends}]")
     if args.anomalies:
         for anomaly in item.parsed.anomalies:
-            print(f"  {anomaly.describe()}")
+            say(f"  {anomaly.describe()}")
     return 0 if item.accounting.complete else 1
 
 
@@ -117,13 +117,13 @@ def run_add(args: argparse.Namespace) -> int:
                            note=args.note, force=args.force)
     meta, item = addition.meta, addition.item
     kinds = sorted({v.kind for v in item.parsed.versions if v.label == meta.versions[0]})
-    print(f"added {meta.id} as {meta.file}: format {meta.format}, {item.decoded.encoding} {item.decoded.line_ends}, "
-          f"{meta.game} {'+'.join(meta.languages)}, version {meta.versions[0]}"
-          + (f" ({meta.dates[0]})" if meta.dates else "") + f", {'/'.join(kinds) or 'unversioned'}")
-    print(f"  {summarise(item).split(': ', 1)[1]}")
+    say(f"added {meta.id} as {meta.file}: format {meta.format}, {item.decoded.encoding} {item.decoded.line_ends}, "
+        f"{meta.game} {'+'.join(meta.languages)}, version {meta.versions[0]}"
+        + (f" ({meta.dates[0]})" if meta.dates else "") + f", {'/'.join(kinds) or 'unversioned'}")
+    say(f"  {summarise(item).split(': ', 1)[1]}")
     if args.anomalies:
         for anomaly in item.parsed.anomalies:
-            print(f"  {anomaly.describe()}")
+            say(f"  {anomaly.describe()}")
     if addition.changes is not None:
         counts = ", ".join(f"{n} {k}" for k, n in addition.changes.counts().items())
         print(f"  against {addition.previous}: {counts}")

@@ -27,6 +27,7 @@ from rules_kb.errors import OutputError
 from rules_kb.notes.assets import write_link_assets
 from rules_kb.render.api import write_api
 from rules_kb.render.html import Page
+from rules_kb.render.visible import visible_page
 from rules_kb.render.output import WORK_MARK, make_work_folder, output_folder, remove_work_folder, replace_folder
 from rules_kb.render.site_data import SiteData, load_site_data
 from rules_kb.search.index import write_search_index
@@ -105,7 +106,7 @@ def write_sources(site: SiteData, docs_dir: Path, seen: set[str]) -> int:
         _claim(page, seen)
         target = docs_dir / page.path.strip("/") / "index.md"
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(page.markdown(), encoding="utf-8")
+        target.write_text(visible_page(page.markdown()), encoding="utf-8")
         count += 1
     return count
 
@@ -119,7 +120,7 @@ def write_framed_pages(frames: dict[int, Frame], site_dir: Path, pages: Iterable
         if target.exists():
             raise OutputError(page.path, "a generated page where the hand-written site already has one")
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(framed_html(frames, page), encoding="utf-8")
+        target.write_text(visible_page(framed_html(frames, page)), encoding="utf-8")
         count += 1
     return count
 
