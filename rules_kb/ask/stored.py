@@ -2,7 +2,7 @@
 
 The store lives in the cache folder, one file per corpus folder. Before it is used, its
 input key (manifest, curated files, package source) is compared with the corpus, and every
-corpus file whose size or mtime changed since the build is checked against the manifest's
+corpus file whose size, mtime or ctime changed since the build is checked against the manifest's
 sha256 again, so an edited file is refused as it would be without a store.
 """
 
@@ -28,7 +28,7 @@ def _file_stats(corpus: Path) -> dict[str, list[int]]:
     out = {}
     for meta in load_manifest(corpus):
         stat = (corpus / meta.file).stat()
-        out[meta.file] = [stat.st_size, stat.st_mtime_ns]
+        out[meta.file] = [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]
     return out
 
 
@@ -85,12 +85,13 @@ def _forced_matches(corpus: Path) -> list:
 
 
 def _check_files(corpus: Path, stats: dict) -> None:
-    """Re-hash only the files whose size or mtime moved since the build (stat is cheap)."""
+    """Re-hash only the files whose size, mtime or ctime moved since the build (stat is cheap). The
+    ctime catches a same-size edit whose mtime was put back: setting the mtime moves the ctime."""
     moved = set()
     for file, recorded in stats.items():
         try:
             stat = (corpus / file).stat()
-            if recorded == [stat.st_size, stat.st_mtime_ns]:
+            if recorded == [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]:
                 continue
         except OSError:
             pass

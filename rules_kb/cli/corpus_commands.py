@@ -109,10 +109,10 @@ def run_parse(args: argparse.Namespace) -> int:
 
 def run_add(args: argparse.Namespace) -> int:
     from rules_kb.ask.add import add_release
-    from rules_kb.cli.common import DEFAULT_CACHE
+    from rules_kb.cli.common import cache
     from rules_kb.render.textformat import summarise
 
-    addition = add_release(args.corpus, args.file, DEFAULT_CACHE, game=args.game, lang=args.lang,
+    addition = add_release(args.corpus, args.file, cache(), game=args.game, lang=args.lang,
                            format_name=args.format_name, version=args.version, date=args.date, source=args.source,
                            note=args.note, force=args.force)
     meta, item = addition.meta, addition.item

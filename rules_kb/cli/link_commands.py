@@ -39,7 +39,7 @@ def run_link(args: argparse.Namespace) -> int:
     text = _read(name)
     fmt = args.format or _SUFFIXES.get(Path(name).suffix.lower(), "text")
     options = LinkOptions(args.base_url, args.game, args.pin, args.as_of)
-    index = NoteIndex(cached_note_index(args.corpus, common.DEFAULT_CACHE))
+    index = NoteIndex(cached_note_index(args.corpus, common.cache()))
     check_options(options, index)
     linked = link_note(text, fmt, options, index)
     if not args.check:

@@ -31,7 +31,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run_build(args: argparse.Namespace) -> int:
     from rules_kb.site.build import build_site
 
-    report = build_site(args.corpus, args.out, common.DEFAULT_CACHE)
+    report = build_site(args.corpus, args.out, common.cache())
     timings = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in report.seconds.items())
     reused = f", {report.reused} of them reused from the previous build" if report.reused else ""
     print(f"built {report.pages} pages ({report.files} files{reused}) in {report.out} ({timings})")

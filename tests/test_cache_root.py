@@ -1,0 +1,69 @@
+"""Issue 22: one cache root (RULES_KB_CACHE honoured by every cache), checked before use, and a
+store that notices a same-size edit whose mtime was put back."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from test_store import DM_SEEDS, small_corpus
+
+from rules_kb.ask.cache_root import cache_root, search_root
+
+
+def test_rules_kb_cache_moves_every_cache_search_included(tmp_path):
+    """Before: ``search`` wrote ``build/search`` inside the repository even with RULES_KB_CACHE set,
+    so a read-only checkout failed."""
+    environ = {"RULES_KB_CACHE": str(tmp_path / "c")}
+    assert cache_root(environ) == tmp_path / "c"
+    assert search_root(environ) == tmp_path / "c" / "search"
+    assert search_root({}).parent == cache_root({}).parent  # unset: build/search beside build/cache
+
+
+@pytest.mark.parametrize("kind", ["file", "fifo"])
+def test_a_cache_root_that_is_not_a_folder_is_one_error_line(cli, tmp_path, monkeypatch, kind):
+    """Before: a traceback (FileExistsError / NotADirectoryError)."""
+    from rules_kb.cli import common
+
+    root = tmp_path / "cache"
+    if kind == "file":
+        root.write_text("mine\n", encoding="utf-8")
+    else:
+        os.mkfifo(root)
+    monkeypatch.setattr(common, "DEFAULT_CACHE", root)
+    code, out, err = cli("show", "507.2a", "--game", "dm")
+    described = {"file": "a regular file", "fifo": "a FIFO"}[kind]
+    assert (code, out) == (1, "")
+    assert err == f"Error: {root}: the cache folder (RULES_KB_CACHE) is {described}, not a folder\n"
+
+
+def test_a_missing_cache_root_is_made(tmp_path, monkeypatch, capsys):
+    from rules_kb import cli
+    from rules_kb.cli import common
+
+    corpus = small_corpus(tmp_path / "corpus", DM_SEEDS)
+    monkeypatch.setattr(common, "DEFAULT_CACHE", tmp_path / "not" / "yet")
+    assert cli.main(["--corpus", str(corpus), "show", "507.2a", "--game", "dm", "--lang", "ja"]) == 0
+    assert "ブロッカー" in capsys.readouterr().out
+    assert any(p.name.startswith("store-") for p in (tmp_path / "not" / "yet").iterdir())
+
+
+def test_a_same_size_edit_with_its_mtime_put_back_is_noticed(tmp_path, monkeypatch, capsys):
+    """Before: the store answered from the old text while ``ingest`` reported the checksum mismatch."""
+    from rules_kb import cli
+    from rules_kb.cli import common
+
+    corpus = small_corpus(tmp_path / "corpus", DM_SEEDS)
+    monkeypatch.setattr(common, "DEFAULT_CACHE", tmp_path / "cache")
+    argv = ["--corpus", str(corpus), "show", "507.2a", "--game", "dm", "--lang", "ja"]
+    assert cli.main(argv) == 0
+    capsys.readouterr()
+    edited = next(p for p in (corpus / "seeds").iterdir() if p.name.startswith("000_"))
+    before = edited.stat()
+    data = edited.read_bytes()
+    at = data.index("ブロッカー".encode())
+    edited.write_bytes(data[:at] + "ブロッガー".encode() + data[at + len("ブロッカー".encode()):])
+    os.utime(edited, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (edited.stat().st_size, edited.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    assert cli.main(argv) == 1
+    assert capsys.readouterr().err.startswith(f"Error: seeds/{edited.name}: sha256 mismatch")
