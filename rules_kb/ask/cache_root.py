@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -48,3 +49,31 @@ def ensure_folder(folder: Path) -> Path:
         kind = "a regular file" if stat.S_ISREG(mode) else describe_kind(mode)
         raise UsageError(f"{folder}: the cache folder ({ENVIRONMENT}) is {kind}, not a folder")
     return folder
+
+
+def write_cache_file(path: Path, text: str) -> bool:
+    """Write one cache entry all or nothing: a uniquely named temporary file beside it (runs may race),
+    renamed into place with the mode a new file gets (0666 less the umask; mkstemp's 0600 would hide
+    it from other users). The temporary file is removed on every exit path Python sees, a full disk
+    and Ctrl-C included; a cache that cannot be written only costs time, so that returns False."""
+    temporary = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.chmod(temporary, _new_file_mode())
+        os.replace(temporary, path)
+        temporary = None
+        return True
+    except OSError:
+        return False
+    finally:
+        if temporary is not None:
+            Path(temporary).unlink(missing_ok=True)
+
+
+def _new_file_mode() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask

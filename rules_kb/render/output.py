@@ -10,11 +10,14 @@ once the CLI has turned it into ``SystemExit``).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import stat
 import tempfile
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from rules_kb.errors import OutputError
@@ -148,6 +151,12 @@ def replace_folder(staging: Path, folder: Path, mark: str) -> None:
     previous folder is removed only after the swap."""
     old = folder.parent / f".{folder.name}.old"
     remove_work_folder(old)
+    with shielded():
+        _swap(staging, folder, old, mark)
+    remove_work_folder(old)
+
+
+def _swap(staging: Path, folder: Path, old: Path, mark: str) -> None:
     try:
         (staging / WORK_MARK).unlink()
         if os.path.lexists(folder):
@@ -163,4 +172,18 @@ def replace_folder(staging: Path, folder: Path, mark: str) -> None:
             raise
     except OSError as exc:
         raise OutputError(str(folder), exc.strerror or str(exc)) from None
-    remove_work_folder(old)
+
+
+@contextlib.contextmanager
+def shielded() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back while a swap or a clean-up runs, so neither is left half done; a
+    signal that came meanwhile is delivered as the block ends."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

@@ -28,7 +28,14 @@ from rules_kb.notes.assets import write_link_assets
 from rules_kb.render.api import write_api
 from rules_kb.render.html import Page
 from rules_kb.render.visible import visible_page
-from rules_kb.render.output import WORK_MARK, make_work_folder, output_folder, remove_work_folder, replace_folder
+from rules_kb.render.output import (
+    WORK_MARK,
+    make_work_folder,
+    output_folder,
+    remove_work_folder,
+    replace_folder,
+    shielded,
+)
 from rules_kb.render.site_data import SiteData, load_site_data
 from rules_kb.search.index import write_search_index
 from rules_kb.site.frame import Frame, framed_html, take_frames, write_frame_sources
@@ -88,10 +95,13 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
             writer(knowledge, staging)
         seconds["writers"] = time.perf_counter() - clock
         replace_folder(staging, out, UNITS)
+    except OSError as exc:  # a full disk or a file-size limit while copying or writing into the work folders
+        raise OutputError(str(out), f"{exc.strerror or exc} (at {exc.filename})") from None
     finally:
-        for work in (staging, docs_dir):
-            if (work / WORK_MARK).is_file():
-                remove_work_folder(work)
+        with shielded():  # a Ctrl-C during the clean-up would leave half of a work folder
+            for work in (staging, docs_dir):
+                if (work / WORK_MARK).is_file():
+                    remove_work_folder(work)
     files = sum(len(names) for _, _, names in os.walk(out))  # a quarter of a million at full history
     return BuildReport(out, pages + previous.reused_pages, files, seconds, previous.reused_pages)
 
