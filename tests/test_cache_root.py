@@ -67,3 +67,31 @@ def test_a_same_size_edit_with_its_mtime_put_back_is_noticed(tmp_path, monkeypat
     assert (edited.stat().st_size, edited.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
     assert cli.main(argv) == 1
     assert capsys.readouterr().err.startswith(f"Error: seeds/{edited.name}: sha256 mismatch")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory"])
+def test_a_store_path_holding_no_store_never_hangs_or_crashes(tmp_path, monkeypatch, capsys, kind):
+    """Before: a FIFO in place of the store hung the lookup; a directory gave a traceback."""
+    from rules_kb import cli
+    from rules_kb.ask.stored import store_path
+    from rules_kb.cli import common
+
+    corpus = small_corpus(tmp_path / "corpus", DM_SEEDS)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    monkeypatch.setattr(common, "DEFAULT_CACHE", cache)
+    path = store_path(corpus, cache)
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.mkdir()
+    code = cli.main(["--corpus", str(corpus), "show", "507.2a", "--game", "dm", "--lang", "ja"])
+    out, err = capsys.readouterr()
+    if kind == "fifo":
+        assert code == 0 and "ブロッカー" in out
+        assert err == f"warning: {path} is a FIFO, not a store; rebuilding it\n"
+        assert path.is_file()
+    else:
+        assert (code, out) == (1, "")
+        assert err == f"Error: {path}: a directory where the store belongs: refused rather than removed\n"
+        assert path.is_dir()

@@ -12,6 +12,7 @@ import hashlib
 from collections.abc import Callable
 from pathlib import Path
 
+from rules_kb.errors import UsageError
 from rules_kb.ingest.corpus import load_manifest, read_document_bytes
 from rules_kb.store.read import Store, StoreDamaged
 from rules_kb.store.views import StoreKnowledge
@@ -60,6 +61,12 @@ def open_store(corpus: Path, cache_dir: Path, warn: Warn = lambda line: None, re
     path = store_path(corpus, cache_dir)
     key = cache_key(corpus)
     store = None
+    kind = _kind_of(path)
+    if kind == "a directory":  # not ours to remove, even in the cache folder
+        raise UsageError(f"{path}: a directory where the store belongs: refused rather than removed")
+    if kind is not None:  # a FIFO would block SQLite's open: replaced by a new store
+        warn(f"warning: {path} is {kind}, not a store; rebuilding it")
+        rebuild = True
     if path.exists() and not rebuild:
         try:
             store = Store(path)
@@ -76,6 +83,19 @@ def open_store(corpus: Path, cache_dir: Path, warn: Warn = lambda line: None, re
         build_store(corpus, cache_dir)
         store = Store(path)
     return StoreKnowledge(store, lambda: _forced_matches(corpus))
+
+
+def _kind_of(path: Path) -> str | None:
+    """What is at ``path`` when it is neither missing nor a regular file (never opened to find out)."""
+    import stat
+
+    from rules_kb.ingest.reading import describe_kind
+
+    try:
+        mode = path.lstat().st_mode
+    except OSError:
+        return None
+    return None if stat.S_ISREG(mode) else describe_kind(mode) if not stat.S_ISLNK(mode) else "a symlink"
 
 
 def _forced_matches(corpus: Path) -> list:
