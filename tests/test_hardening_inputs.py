@@ -79,3 +79,19 @@ def test_no_page_carries_a_raw_control_character(planted_site):
     assert raw == []
     page = (planted_site / "mtg/rule/100.3/index.html").read_text(encoding="utf-8")
     assert "a screen clear \\x1b[2J, a title \\x1b]0;pwned\\x07 and a \\u202eflip" in page
+
+
+def test_add_keeps_a_source_with_a_newline_and_an_escape(cli, tmp_path):
+    """Before: refused with an error naming a temporary manifest that no longer existed."""
+    from rules_kb.ingest.corpus import load_manifest
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "manifest.toml").write_text("# a new corpus\n", encoding="utf-8")
+    release = FIXTURES / "hostile" / "mtg" / "CR-2099-01-01.txt"
+    source = "from a judge\nby mail \x1b[2J"
+    code, out, err = cli("--corpus", str(corpus), "add", str(release), "--version", "2099-01-01", "--source", source)
+    assert code == 0, err
+    assert out.startswith("added mtg-cr-2099-01-01 as mtg/CR-2099-01-01.txt")
+    assert [meta.source for meta in load_manifest(corpus)] == [source]
+    assert 'source = "from a judge\\nby mail \\u001b[2J"' in (corpus / "manifest.toml").read_text(encoding="utf-8")
