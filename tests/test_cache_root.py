@@ -95,3 +95,19 @@ def test_a_store_path_holding_no_store_never_hangs_or_crashes(tmp_path, monkeypa
         assert (code, out) == (1, "")
         assert err == f"Error: {path}: a directory where the store belongs: refused rather than removed\n"
         assert path.is_dir()
+
+
+def test_a_cache_file_is_readable_by_others_and_clears_what_a_killed_writer_left(tmp_path):
+    """Before: cache JSON files were 0600 (mkstemp's mode), and the ``.tmp`` files of a killed or
+    size-limited run stayed in ``build/cache/parsed`` for good."""
+    from rules_kb.ask.cache_root import write_cache_file
+
+    left = tmp_path / ".entry.json.k2j4.tmp"
+    left.write_text('{"half', encoding="utf-8")
+    previous = os.umask(0o022)
+    try:
+        assert write_cache_file(tmp_path / "entry.json", '{"whole": true}')
+    finally:
+        os.umask(previous)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["entry.json"]
+    assert (tmp_path / "entry.json").stat().st_mode & 0o777 == 0o644

@@ -98,3 +98,56 @@ def assert_whole(work: Path) -> None:
             assert path.name == "model.jsonl"
             lines = path.read_text(encoding="utf-8").splitlines()
             assert lines and all(json.loads(line) for line in lines)
+
+
+SLOW_WRITER = """
+import sys, time
+from pathlib import Path
+from rules_kb.render.output import write_atomically
+
+def lines():
+    yield "half"
+    print("ready", flush=True)
+    time.sleep(120)
+    yield "never"
+
+write_atomically(Path(sys.argv[1]), lines())
+"""
+
+
+def start_slow_writer(target: Path) -> subprocess.Popen:
+    """A writer of ``target`` stopped halfway, its temporary file open."""
+    writer = subprocess.Popen([sys.executable, "-c", SLOW_WRITER, str(target)], stdout=subprocess.PIPE, text=True)
+    assert writer.stdout is not None and writer.stdout.readline() == "ready\n"
+    return writer
+
+
+def temporaries(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
+
+
+def test_a_temporary_file_a_sigkill_left_goes_with_the_next_write(tmp_path):
+    """Before: ``kill -9`` left ``.out.jsonl.*.tmp`` beside the output for good."""
+    from rules_kb.render.output import write_atomically
+
+    target = tmp_path / "out.jsonl"
+    writer = start_slow_writer(target)
+    writer.kill()
+    writer.wait()
+    assert len(temporaries(tmp_path)) == 1
+    write_atomically(target, ["whole"])
+    assert temporaries(tmp_path) == [] and target.read_text(encoding="utf-8") == "whole\n"
+
+
+def test_a_live_writers_temporary_file_is_left_alone(tmp_path):
+    from rules_kb.render.output import write_atomically
+
+    target = tmp_path / "out.jsonl"
+    writer = start_slow_writer(target)
+    try:
+        live = temporaries(tmp_path)
+        write_atomically(target, ["whole"])
+        assert temporaries(tmp_path) == live and len(live) == 1
+    finally:
+        writer.kill()
+        writer.wait()

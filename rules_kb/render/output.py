@@ -5,7 +5,8 @@ target is refused, since renaming over it would silently replace the node. A sym
 followed on purpose: the file it points to is replaced and the link is kept. The new file
 keeps the mode of the file it replaces, or gets the usual ``0666`` less the umask; the
 temporary file is removed on every exit path Python sees (errors, Ctrl-C, and SIGTERM
-once the CLI has turned it into ``SystemExit``).
+once the CLI has turned it into ``SystemExit``); one a SIGKILL left is removed by the next write
+of the same file (a writer holds an ``flock`` on its temporary file while it lives).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from rules_kb.ask.cache_root import hold, sweep_stale
 from rules_kb.errors import OutputError
 
 
@@ -32,6 +34,8 @@ def write_atomically(path: Path, lines: Iterable[str], newline: bool = True) -> 
     except OSError as exc:
         raise OutputError(str(path), exc.strerror or str(exc)) from None
     try:
+        hold(handle)
+        sweep_stale(target.parent, f".{target.name}.")  # what a killed (SIGKILL) writer of this file left
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
             for line in lines:
                 out.write(line)
