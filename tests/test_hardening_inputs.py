@@ -95,3 +95,18 @@ def test_add_keeps_a_source_with_a_newline_and_an_escape(cli, tmp_path):
     assert out.startswith("added mtg-cr-2099-01-01 as mtg/CR-2099-01-01.txt")
     assert [meta.source for meta in load_manifest(corpus)] == [source]
     assert 'source = "from a judge\\nby mail \\u001b[2J"' in (corpus / "manifest.toml").read_text(encoding="utf-8")
+
+
+def test_a_document_that_is_a_symlink_out_of_the_corpus_is_refused(cli, tmp_path):
+    """Before: followed, though the README promised no symlink out of the corpus (the same bytes,
+    so the sha256 matched). A folder linked in as a whole is still followed (the tests' subset)."""
+    corpus = tmp_path / "corpus"
+    shutil.copytree(FIXTURES / "hostile", corpus)
+    outside = tmp_path / "elsewhere.txt"
+    document = corpus / "mtg" / "CR-2099-01-01.txt"
+    outside.write_bytes(document.read_bytes())
+    document.unlink()
+    document.symlink_to(outside)
+    code, out, err = cli("--corpus", str(corpus), "ingest")
+    assert (code, out) == (1, "")
+    assert err == "Error: mtg/CR-2099-01-01.txt: a symlink out of the corpus: refused\n"
