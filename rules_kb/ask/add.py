@@ -349,8 +349,16 @@ def load_manifest_text_check(path: Path) -> None:
 def _toml(value) -> str:
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
-    escaped = str(value).replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{escaped}"'
+    return '"' + "".join(_TOML_ESCAPES.get(char) or (f"\\u{ord(char):04x}" if _is_control(char) else char)
+                         for char in str(value)) + '"'
+
+
+# A TOML basic string holds no raw control character: ``--source $'a\nb'`` is written ``"a\nb"``.
+_TOML_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\b": "\\b", "\f": "\\f"}
+
+
+def _is_control(char: str) -> bool:
+    return char < " " or char == "\x7f"
 
 
 def manifest_entry(meta: DocumentMeta) -> str:

@@ -17,12 +17,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rules_kb.ask.cache_root import write_cache_file
 from rules_kb.ask.keys import cache_key, source_hash
 from rules_kb.errors import RulesKbError
 from rules_kb.ingest.corpus import load_manifest, read_document_bytes
@@ -244,15 +244,8 @@ def _read_json(path: Path, convert):
 
 
 def _write_json(path: Path, record: dict) -> None:
-    """Write a cache entry under a unique temporary name (runs may race); failure only costs time."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(record, out, ensure_ascii=False, separators=(",", ":"))
-        os.replace(temporary, path)
-    except OSError:
-        return
+    """Write a cache entry (``cache_root.write_cache_file``); failure only costs time."""
+    write_cache_file(path, json.dumps(record, ensure_ascii=False, separators=(",", ":")))
 
 
 __all__ = ["BuildReport", "Knowledge", "build_knowledge", "cache_key", "load_knowledge", "remember_addition"]

@@ -2,7 +2,7 @@
 
 The store lives in the cache folder, one file per corpus folder. Before it is used, its
 input key (manifest, curated files, package source) is compared with the corpus, and every
-corpus file whose size or mtime changed since the build is checked against the manifest's
+corpus file whose size, mtime or ctime changed since the build is checked against the manifest's
 sha256 again, so an edited file is refused as it would be without a store.
 """
 
@@ -12,6 +12,7 @@ import hashlib
 from collections.abc import Callable
 from pathlib import Path
 
+from rules_kb.errors import UsageError
 from rules_kb.ingest.corpus import load_manifest, read_document_bytes
 from rules_kb.store.read import Store, StoreDamaged
 from rules_kb.store.views import StoreKnowledge
@@ -28,7 +29,7 @@ def _file_stats(corpus: Path) -> dict[str, list[int]]:
     out = {}
     for meta in load_manifest(corpus):
         stat = (corpus / meta.file).stat()
-        out[meta.file] = [stat.st_size, stat.st_mtime_ns]
+        out[meta.file] = [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]
     return out
 
 
@@ -60,6 +61,12 @@ def open_store(corpus: Path, cache_dir: Path, warn: Warn = lambda line: None, re
     path = store_path(corpus, cache_dir)
     key = cache_key(corpus)
     store = None
+    kind = _kind_of(path)
+    if kind == "a directory":  # not ours to remove, even in the cache folder
+        raise UsageError(f"{path}: a directory where the store belongs: refused rather than removed")
+    if kind is not None:  # a FIFO would block SQLite's open: replaced by a new store
+        warn(f"warning: {path} is {kind}, not a store; rebuilding it")
+        rebuild = True
     if path.exists() and not rebuild:
         try:
             store = Store(path)
@@ -78,6 +85,19 @@ def open_store(corpus: Path, cache_dir: Path, warn: Warn = lambda line: None, re
     return StoreKnowledge(store, lambda: _forced_matches(corpus))
 
 
+def _kind_of(path: Path) -> str | None:
+    """What is at ``path`` when it is neither missing nor a regular file (never opened to find out)."""
+    import stat
+
+    from rules_kb.ingest.reading import describe_kind
+
+    try:
+        mode = path.lstat().st_mode
+    except OSError:
+        return None
+    return None if stat.S_ISREG(mode) else describe_kind(mode) if not stat.S_ISLNK(mode) else "a symlink"
+
+
 def _forced_matches(corpus: Path) -> list:
     from rules_kb.ingest.curated import load_forced_matches
 
@@ -85,12 +105,13 @@ def _forced_matches(corpus: Path) -> list:
 
 
 def _check_files(corpus: Path, stats: dict) -> None:
-    """Re-hash only the files whose size or mtime moved since the build (stat is cheap)."""
+    """Re-hash only the files whose size, mtime or ctime moved since the build (stat is cheap). The
+    ctime catches a same-size edit whose mtime was put back: setting the mtime moves the ctime."""
     moved = set()
     for file, recorded in stats.items():
         try:
             stat = (corpus / file).stat()
-            if recorded == [stat.st_size, stat.st_mtime_ns]:
+            if recorded == [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]:
                 continue
         except OSError:
             pass

@@ -3,7 +3,9 @@
 Library errors (``RulesKbError``) and argument errors become one line ``Error: …`` on
 stderr and exit 1, with control characters and newlines made visible (``\x1b``, ``\n``).
 Output files are written to a temporary name and moved into place only on success; SIGTERM
-becomes ``SystemExit`` so that temporary files are removed on the way out.
+becomes ``SystemExit`` so that temporary files are removed on the way out; Ctrl-C is one line
+(``Error: interrupted``) and exit 130, an ``OSError`` no stage typed (a file-size limit, a full
+disk) one line and exit 1.
 """
 
 from __future__ import annotations
@@ -58,6 +60,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (`rules-kb … | head`): not an error. Keep the final flush quiet.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except KeyboardInterrupt:
+        # Ctrl-C: every writer has removed its temporary files on the way up (``finally``).
+        print("Error: interrupted", file=sys.stderr)
+        return 130
+    except OSError as exc:
+        # What no stage turned into a typed error: a full disk or file-size limit, a folder that
+        # cannot be made. One line naming the file, never a traceback.
+        where = exc.filename if exc.filename is not None else "rules-kb"
+        print(f"Error: {make_visible(f'{where}: {exc.strerror or exc}')}", file=sys.stderr)
+        return 1
 
 
 def install_signal_handlers() -> None:

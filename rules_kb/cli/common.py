@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from rules_kb.ask.cache_root import cache_root, ensure_folder, search_root
 from rules_kb.errors import UsageError
 
 if TYPE_CHECKING:
@@ -20,24 +21,35 @@ if TYPE_CHECKING:
 
 REPOSITORY = Path(__file__).resolve().parent.parent.parent
 DEFAULT_CORPUS = REPOSITORY / "corpus"
-# The store and the JSON caches; RULES_KB_CACHE moves them (benchmarks, read-only checkouts).
-DEFAULT_CACHE = Path(os.environ.get("RULES_KB_CACHE") or REPOSITORY / "build" / "cache")
-# The CLI's search index; under RULES_KB_CACHE too when it is set, so a read-only checkout works.
-DEFAULT_SEARCH = Path(os.environ["RULES_KB_CACHE"]) / "search" if os.environ.get("RULES_KB_CACHE") else (
-    REPOSITORY / "build" / "search")
+# The store, the JSON caches and the search index; RULES_KB_CACHE moves them all (ask/cache_root.py).
+DEFAULT_CACHE = cache_root()
+DEFAULT_SEARCH = search_root()
 
 Answer = TypeVar("Answer")
 
 
+def say(line: str, file=None) -> None:
+    """Print one line with every control character made visible (``render/visible.py``): text from
+    a source, a note or a cache never reaches the terminal raw."""
+    from rules_kb.render.visible import make_visible
+
+    print(make_visible(line), file=file or sys.stdout)
+
+
 def warn(line: str) -> None:
-    print(line, file=sys.stderr)
+    say(line, sys.stderr)
+
+
+def cache() -> Path:
+    """The cache root, checked to be a folder (made when missing) before anything reads or writes it."""
+    return ensure_folder(DEFAULT_CACHE)
 
 
 def open_knowledge(args: argparse.Namespace):
     """The whole knowledge base in memory (graph export): built from the JSON caches."""
     from rules_kb.ask.knowledge import load_knowledge
 
-    return load_knowledge(args.corpus, DEFAULT_CACHE)
+    return load_knowledge(args.corpus, cache())
 
 
 def answer(args: argparse.Namespace, question: Callable[[StoreKnowledge], Answer]) -> Answer:
@@ -45,12 +57,12 @@ def answer(args: argparse.Namespace, question: Callable[[StoreKnowledge], Answer
     from rules_kb.ask.stored import open_store
     from rules_kb.store.read import StoreDamaged
 
-    knowledge = open_store(args.corpus, DEFAULT_CACHE, warn)
+    knowledge = open_store(args.corpus, cache(), warn)
     try:
         return question(knowledge)
     except StoreDamaged as exc:
         warn(f"warning: the store is damaged ({exc}); rebuilding it")
-        return question(open_store(args.corpus, DEFAULT_CACHE, warn, rebuild=True))
+        return question(open_store(args.corpus, cache(), warn, rebuild=True))
 
 
 def print_text(args: argparse.Namespace, text: str) -> None:

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from rules_kb.cli.common import GAME_HELP, LANG_HELP, game_option, lang_option
+from rules_kb.cli.common import GAME_HELP, LANG_HELP, game_option, lang_option, say
 from rules_kb.ingest.corpus import GAMES, LANGUAGES
 
 # The handlers import their stages when run: a lookup (show, history, ...) must not pay for
@@ -69,10 +69,10 @@ def run_ingest(args: argparse.Namespace) -> int:
 
     results = ingest_corpus(args.corpus, args.only)
     for item in results:
-        print(summarise(item))
+        say(summarise(item))
         if args.anomalies:
             for anomaly in item.parsed.anomalies:
-                print(f"  {anomaly.describe()}")
+                say(f"  {anomaly.describe()}")
     incomplete = [r.parsed.meta.id for r in results if not r.accounting.complete]
     if incomplete:  # an error leaves no output file, as every other error does
         unwritten = f"; {args.json} not written" if args.json is not None else ""
@@ -100,22 +100,22 @@ def run_parse(args: argparse.Namespace) -> int:
         for line in model_lines([item]):
             print(line)
     else:
-        print(f"{summarise(item)} [format {meta.format}, {item.decoded.encoding}, {item.decoded.line_ends}]")
+        say(f"{summarise(item)} [format {meta.format}, {item.decoded.encoding}, {item.decoded.line_ends}]")
     if args.anomalies:
         for anomaly in item.parsed.anomalies:
-            print(f"  {anomaly.describe()}")
+            say(f"  {anomaly.describe()}")
     return 0 if item.accounting.complete else 1
 
 
 def run_add(args: argparse.Namespace) -> int:
     from rules_kb.ask.add import add_release
-    from rules_kb.cli.common import DEFAULT_CACHE
+    from rules_kb.cli.common import cache
 
-    addition = add_release(args.corpus, args.file, DEFAULT_CACHE, game=args.game, lang=args.lang,
+    addition = add_release(args.corpus, args.file, cache(), game=args.game, lang=args.lang,
                            format_name=args.format_name, version=args.version, date=args.date, source=args.source,
                            note=args.note, force=args.force)
     for line in addition_lines(addition, args.anomalies):
-        print(line)
+        say(line)
     return 0
 
 

@@ -39,7 +39,7 @@ def run_link(args: argparse.Namespace) -> int:
     text = _read(name)
     fmt = args.format or _SUFFIXES.get(Path(name).suffix.lower(), "text")
     options = LinkOptions(args.base_url, args.game, args.pin, args.as_of)
-    index = NoteIndex(cached_note_index(args.corpus, common.DEFAULT_CACHE))
+    index = NoteIndex(cached_note_index(args.corpus, common.cache()))
     check_options(options, index)
     linked = link_note(text, fmt, options, index)
     if not args.check:
@@ -48,15 +48,27 @@ def run_link(args: argparse.Namespace) -> int:
         sys.stdout.buffer.flush()
     for problem in linked.problems:
         line, column = line_and_column(text, problem.offset)
-        print(f"{name}:{line}:{column}: {problem.raw}: {problem.message}", file=sys.stderr)
+        common.say(f"{name}:{line}:{column}: {problem.raw}: {problem.message}", sys.stderr)
     return 1 if linked.problems else 0
 
 
+# A judge's note is a page or two; a cap keeps `/dev/zero` or a runaway pipe from filling memory.
+MAX_NOTE_BYTES = 8 * 1024 * 1024
+
+
 def _read(name: str) -> str:
-    try:
-        data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
-    except OSError as exc:
-        raise SourceError(name, exc.strerror or str(exc)) from None
+    """The note's text: a regular file (or standard input) of at most ``MAX_NOTE_BYTES``, UTF-8."""
+    from rules_kb.ingest.reading import read_source
+
+    if name == "-":
+        try:
+            data = sys.stdin.buffer.read(MAX_NOTE_BYTES + 1)
+        except OSError as exc:
+            raise SourceError(name, exc.strerror or str(exc)) from None
+        if len(data) > MAX_NOTE_BYTES:
+            raise SourceError(name, f"too large: over {MAX_NOTE_BYTES:,} bytes (the limit is {MAX_NOTE_BYTES:,})")
+    else:
+        data = read_source(Path(name), limit=MAX_NOTE_BYTES)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -15,8 +15,10 @@ def register(commands: argparse._SubParsersAction) -> None:
     build = commands.add_parser(
         "build", help="build the static site (pages, JSON API) into build/site",
         description="Ingest the corpus, build the knowledge base, generate every page and JSON file, run "
-        "mkdocs (strict) and put the site in --out, replacing it only if the build succeeded.")
-    build.add_argument("--out", type=Path, default=DEFAULT_SITE, help="output folder (default: build/site)")
+        "mkdocs (strict) and put the site in --out, replacing it only if the build succeeded. A folder that is "
+        "not empty and not a previous build is refused, never emptied.")
+    build.add_argument("--out", type=Path, default=DEFAULT_SITE,
+                       help="output folder: missing, empty or a previous build (default: build/site)")
     build.set_defaults(handler=run_build)
 
     serve = commands.add_parser("serve", help="serve the built site on 127.0.0.1",
@@ -29,7 +31,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run_build(args: argparse.Namespace) -> int:
     from rules_kb.site.build import build_site
 
-    report = build_site(args.corpus, args.out, common.DEFAULT_CACHE)
+    report = build_site(args.corpus, args.out, common.cache())
     timings = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in report.seconds.items())
     reused = f", {report.reused} of them reused from the previous build" if report.reused else ""
     print(f"built {report.pages} pages ({report.files} files{reused}) in {report.out} ({timings})")

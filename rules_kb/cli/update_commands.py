@@ -40,12 +40,12 @@ def run_updates(args: argparse.Namespace) -> int:
         held = status.newest_held or "nothing"
         if status.newer:
             listed = "; ".join(release.describe() for release in status.newer)
-            print(f"{name}: the corpus's newest is {held}; newer on {status.page}: {listed}")
+            say(f"{name}: the corpus's newest is {held}; newer on {status.page}: {listed}")
         else:
             newest = status.listed[-1].describe()
-            print(f"{name}: up to date (the corpus's newest is {held}; {status.page} lists {newest})")
+            say(f"{name}: up to date (the corpus's newest is {held}; {status.page} lists {newest})")
     if args.fetch and any(status.newer for status in statuses):
         for addition in fetch_updates(args.corpus, statuses, DEFAULT_CACHE):
             for line in addition_lines(addition):
-                print(line)
+                say(line)
     return 0

@@ -134,8 +134,20 @@ def read_document_bytes(corpus: Path, meta: DocumentMeta) -> bytes:
     path = corpus / meta.file
     if not path.exists() and not path.is_symlink():
         raise ManifestError(meta.file, f"file listed in the manifest (id {meta.id}) is missing")
+    if path.is_symlink() and not _inside(path, corpus):
+        raise ManifestError(meta.file, "a symlink out of the corpus: refused")
     data = read_source(path, meta.file)
     digest = hashlib.sha256(data).hexdigest()
     if digest != meta.sha256:
         raise ManifestError(meta.file, f"sha256 mismatch: manifest {meta.sha256[:12]}…, file {digest[:12]}…")
     return data
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    """Whether ``path`` is ``folder`` or lies under it, symlinks resolved. A document that is itself a
+    symlink must stay inside the corpus; a folder linked in as a whole is followed."""
+    try:
+        path, folder = path.resolve(), folder.resolve()
+    except (OSError, RuntimeError):
+        return True  # a symlink loop: reading it says so
+    return path == folder or folder in path.parents

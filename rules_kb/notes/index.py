@@ -9,12 +9,11 @@ the in-memory catalog later by changing ``note_index`` alone.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from rules_kb.ask.cache_root import write_cache_file
 from rules_kb.ask.knowledge import Knowledge, cache_key
 from rules_kb.ask.stored import open_store
 from rules_kb.ingest.corpus import load_manifest, read_document_bytes
@@ -85,17 +84,10 @@ def cached_note_index(corpus: Path, cache_dir: Path) -> dict:
         except (OSError, ValueError):
             path.unlink(missing_ok=True)
     data = note_index(open_store(corpus, cache_dir))  # the store `make build` made: no parse, no graph in memory
-    try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=cache_dir, prefix=".note-index-", suffix=".tmp")
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(data, out, ensure_ascii=False)
-        os.replace(temporary, path)
+    if write_cache_file(path, json.dumps(data, ensure_ascii=False)):
         for stale in cache_dir.glob("note-index-*.json"):
             if stale != path:
                 stale.unlink(missing_ok=True)
-    except OSError:
-        pass  # a cache that cannot be written only costs time
     return data
 
 

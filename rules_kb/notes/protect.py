@@ -1,8 +1,8 @@
 """The parts of a note the linker must not touch, per format, as patterns.
 
 Markdown: fenced and indented code, code spans, inline and reference links (and images),
-reference definitions, autolinks, raw HTML tags and the content of ``<a>``, ``<code>`` and
-``<pre>`` elements written inline, bare URLs. Plain text: URLs and the footnote list a
+reference definitions, autolinks, raw HTML tags and the content of ``<a>``, ``<code>``,
+``<pre>``, ``<textarea>`` (and the like) elements written inline, bare URLs. Plain text: URLs and the footnote list a
 previous run appended. Inside HTML text nodes: URLs.
 
 The patterns use only syntax Python and JavaScript read alike (named groups and backreferences
@@ -17,13 +17,17 @@ import re
 
 MASK = "\ufffc"
 _URL = r"(?:[Hh][Tt][Tt][Pp][Ss]?://|www\.)[^\s<>]*[^\s<>.,;:!?)\]'\"」』）。、]"
-_ELEMENTS = "|".join(name for tag in ("a", "code", "pre", "kbd", "samp", "script", "style") for name in
+_ELEMENTS = "|".join(name for tag in ("a", "code", "pre", "kbd", "samp", "script", "style", "textarea", "title",
+                                                "template") for name in
                      (tag, tag.upper()))
 PROTECTED: dict[str, list[str]] = {
     "md": [
-        r"^[ ]{0,3}(?P<fence>`{3,}|~{3,})[^\n]*(?:\n(?![ ]{0,3}(?P=fence))[^\n]*)*(?:\n[ ]{0,3}(?P=fence)[^\n]*)?",
+        # a backtick fence's info string holds no backtick (CommonMark 4.5): ```CR 509.1a`` is text
+        r"^[ ]{0,3}(?P<fence>`{3,}(?![^\n]*`)|~{3,})[^\n]*"
+        r"(?:\n(?![ ]{0,3}(?P=fence))[^\n]*)*(?:\n[ ]{0,3}(?P=fence)[^\n]*)?",
         r"(?:(?<=\n\n)|(?<![\s\S]))(?:(?:[ ]{4}|\t)[^\n]*(?:\n|(?![\s\S])))+",
-        r"(?<!`)(?P<ticks>`+)(?!`)[\s\S]*?(?<!`)(?P=ticks)(?!`)",
+        # a code span ends within its paragraph: it never reaches across a blank line
+        r"(?<!`)(?P<ticks>`+)(?!`)(?:[^\n]|\n(?![ \t]*\n))*?(?<!`)(?P=ticks)(?!`)",
         r"!?\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\](?:\([^)\n]*\)|\[[^\]\n]*\])",
         r"^[ ]{0,3}\[[^\]\n]+\]:[^\n]*",
         rf"<(?P<element>{_ELEMENTS})(?![A-Za-z0-9])[^>]*>[\s\S]*?</(?P=element)\s*>",

@@ -5,17 +5,23 @@ target is refused, since renaming over it would silently replace the node. A sym
 followed on purpose: the file it points to is replaced and the link is kept. The new file
 keeps the mode of the file it replaces, or gets the usual ``0666`` less the umask; the
 temporary file is removed on every exit path Python sees (errors, Ctrl-C, and SIGTERM
-once the CLI has turned it into ``SystemExit``).
+once the CLI has turned it into ``SystemExit``); one a SIGKILL left is removed by the next write
+of the same file (a writer holds an ``flock`` on its temporary file while it lives).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
+import signal
 import stat
 import tempfile
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from rules_kb.ask.cache_root import hold, sweep_stale
 from rules_kb.errors import OutputError
 
 
@@ -28,6 +34,8 @@ def write_atomically(path: Path, lines: Iterable[str], newline: bool = True) -> 
     except OSError as exc:
         raise OutputError(str(path), exc.strerror or str(exc)) from None
     try:
+        hold(handle)
+        sweep_stale(target.parent, f".{target.name}.")  # what a killed (SIGKILL) writer of this file left
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
             for line in lines:
                 out.write(line)
@@ -80,3 +88,106 @@ def _mode_for(target: Path) -> int:
         umask = os.umask(0)
         os.umask(umask)
         return 0o666 & ~umask
+
+
+# Output folders. The one rule for every output (README, "Outputs"): a command writes only paths
+# it creates, or files and folders it is explicitly told to replace. A folder it is told to
+# replace (``build --out``) must be missing, empty, or a previous output of the same command,
+# which it tells by ``mark``, a file that command writes at the folder's top. Work folders
+# beside an output carry ``WORK_MARK`` from the moment they are made; only a folder with that
+# mark (left by an interrupted run) is ever removed without being asked for.
+
+WORK_MARK = ".rules-kb-work"
+
+
+def output_folder(path: Path, mark: str) -> Path:
+    """The absolute folder that writing ``path`` replaces (a symlink followed), or ``OutputError``
+    when something there is not ours to replace: not a directory, or holding files without ``mark``."""
+    try:
+        folder = Path(os.path.abspath(path))
+        if folder.is_symlink():
+            folder = folder.resolve(strict=False)
+        mode = folder.stat().st_mode
+    except FileNotFoundError:
+        return folder
+    except (OSError, RuntimeError) as exc:
+        raise OutputError(str(path), getattr(exc, "strerror", None) or str(exc)) from None
+    if not stat.S_ISDIR(mode):
+        kind = "a regular file" if stat.S_ISREG(mode) else _kind(mode)
+        raise OutputError(str(path), f"{kind}, not a folder: refused rather than replaced")
+    try:
+        empty = next(os.scandir(folder), None) is None
+        ours = (folder / mark).is_file()
+    except OSError as exc:
+        raise OutputError(str(path), exc.strerror or str(exc)) from None
+    if not empty and not ours:
+        raise OutputError(str(path), f"a folder that is neither empty nor a previous build (no {mark} in it): "
+                          "refused rather than emptied")
+    return folder
+
+
+def make_work_folder(path: Path) -> Path:
+    """A fresh, marked work folder at ``path``; one an interrupted run left there is removed first,
+    anything else there is refused."""
+    remove_work_folder(path)
+    try:
+        path.mkdir(parents=True)
+        (path / WORK_MARK).touch()
+    except OSError as exc:
+        raise OutputError(str(path), exc.strerror or str(exc)) from None
+    return path
+
+
+def remove_work_folder(path: Path) -> None:
+    """Remove a work folder ``make_work_folder`` made; refuse anything else found at ``path``."""
+    if not os.path.lexists(path):
+        return
+    if path.is_symlink() or not path.is_dir() or not (path / WORK_MARK).is_file():
+        raise OutputError(str(path), "exists and was not made by rules-kb: refused rather than replaced")
+    try:
+        shutil.rmtree(path)
+    except OSError as exc:
+        raise OutputError(str(path), exc.strerror or str(exc)) from None
+
+
+def replace_folder(staging: Path, folder: Path, mark: str) -> None:
+    """Put the finished work folder ``staging`` at ``folder`` (checked by ``output_folder``); the
+    previous folder is removed only after the swap."""
+    old = folder.parent / f".{folder.name}.old"
+    remove_work_folder(old)
+    with shielded():
+        _swap(staging, folder, old, mark)
+    remove_work_folder(old)
+
+
+def _swap(staging: Path, folder: Path, old: Path, mark: str) -> None:
+    try:
+        (staging / WORK_MARK).unlink()
+        if os.path.lexists(folder):
+            output_folder(folder, mark)  # still ours to replace: nothing changed it during the build
+            (folder / WORK_MARK).touch()
+            folder.rename(old)
+        try:
+            staging.rename(folder)
+        except OSError:
+            if old.is_dir() and not os.path.lexists(folder):
+                old.rename(folder)
+                (folder / WORK_MARK).unlink()
+            raise
+    except OSError as exc:
+        raise OutputError(str(folder), exc.strerror or str(exc)) from None
+
+
+@contextlib.contextmanager
+def shielded() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back while a swap or a clean-up runs, so neither is left half done; a
+    signal that came meanwhile is delivered as the block ends."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

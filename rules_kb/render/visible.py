@@ -1,4 +1,4 @@
-"""Control characters made visible, for every line the CLI writes to a terminal.
+"""Control characters made visible, for every line the CLI writes to a terminal and every page.
 
 Text from sources, paths and arguments can carry escape sequences (``ESC]0;title BEL``,
 ``ESC[2J``) that a terminal would obey, and newlines that would split a one-line error.
@@ -30,3 +30,11 @@ def make_visible(text: str, keep_newlines: bool = False) -> str:
         return "\n".join(_INVISIBLE.sub(_escape, line) for line in text.split("\n"))
     return _INVISIBLE.sub(_escape, text)
 
+
+
+_PAGE_INVISIBLE = re.compile(_INVISIBLE.pattern.replace("\x00-\x1f", "\x00-\x08\x0b-\x1f"))
+
+
+def visible_page(page: str) -> str:
+    """A finished page (HTML or Markdown) with every control character but newline and tab escaped."""
+    return _PAGE_INVISIBLE.sub(_escape, page)

@@ -6,7 +6,10 @@ mkdocs builds it (strict) into a staging folder beside the output; every other g
 is then written into the staging folder inside its frame (``site/frame.py``), or
 linked from the previous build when its unit is unchanged (``site/reuse.py``), the extra
 writers add the JSON API, the search index and the note linker's files, and the staging folder
-is swapped into place, so a failed build never leaves a half-written site.
+is swapped into place, so a failed build never leaves a half-written site. ``--out`` follows the
+one rule for outputs (``render/output.py``): a missing or empty folder, or a previous build (it
+holds the units manifest), is replaced; anything else is refused before any work. The docs and
+staging folders are marked work folders beside it (``.NAME.src``, ``.NAME.staging``).
 """
 
 from __future__ import annotations
@@ -24,11 +27,21 @@ from rules_kb.errors import OutputError
 from rules_kb.notes.assets import write_link_assets
 from rules_kb.render.api import write_api
 from rules_kb.render.html import Page
+from rules_kb.render.visible import visible_page
+from rules_kb.render.output import (
+    WORK_MARK,
+    make_work_folder,
+    output_folder,
+    remove_work_folder,
+    replace_folder,
+    shielded,
+)
 from rules_kb.render.site_data import SiteData, load_site_data
 from rules_kb.render.whats_new_pages import write_feeds
 from rules_kb.search.index import write_search_index
 from rules_kb.site.frame import Frame, framed_html, take_frames, write_frame_sources
 from rules_kb.site.pages import MKDOCS_GENERATORS, PAGE_GENERATORS
+from rules_kb.site.reuse import MANIFEST as UNITS
 from rules_kb.site.reuse import PreviousBuild, build_salt
 
 REPOSITORY = Path(__file__).resolve().parent.parent.parent
@@ -62,16 +75,18 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
         knowledge = load_knowledge(corpus, cache_dir)
     site = load_site_data(knowledge, corpus)
     seconds["knowledge"] = time.perf_counter() - clock
-    docs_dir = docs_dir or out.parent / f"{out.name}-src"
+    out = output_folder(out, UNITS)  # refused before any work when it is not ours to replace
+    docs_dir = docs_dir or out.parent / f".{out.name}.src"
     staging = out.parent / f".{out.name}.staging"
     clock = time.perf_counter()
     seen: set[str] = set()
-    nav_pages = write_sources(site, docs_dir, seen)
-    _remove(staging)
-    run_mkdocs(docs_dir, staging, source_date(knowledge))
-    seconds["mkdocs"] = time.perf_counter() - clock
-    clock = time.perf_counter()
     try:
+        make_work_folder(docs_dir)
+        nav_pages = write_sources(site, docs_dir, seen)
+        make_work_folder(staging)
+        run_mkdocs(docs_dir, staging, source_date(knowledge))
+        seconds["mkdocs"] = time.perf_counter() - clock
+        clock = time.perf_counter()
         frames = take_frames(staging)
         site.units = previous = PreviousBuild(out, staging, build_salt(frames))
         pages = nav_pages + write_framed_pages(frames, staging, (
@@ -82,26 +97,29 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
         for writer in EXTRA_WRITERS:
             writer(knowledge, staging)
         seconds["writers"] = time.perf_counter() - clock
-    except BaseException:
-        _remove(staging)
-        raise
-    _swap(staging, out)
+        replace_folder(staging, out, UNITS)
+    except OSError as exc:  # a full disk or a file-size limit while copying or writing into the work folders
+        raise OutputError(str(out), f"{exc.strerror or exc} (at {exc.filename})") from None
+    finally:
+        with shielded():  # a Ctrl-C during the clean-up would leave half of a work folder
+            for work in (staging, docs_dir):
+                if (work / WORK_MARK).is_file():
+                    remove_work_folder(work)
     files = sum(len(names) for _, _, names in os.walk(out))  # a quarter of a million at full history
     return BuildReport(out, pages + previous.reused_pages, files, seconds, previous.reused_pages)
 
 
 def write_sources(site: SiteData, docs_dir: Path, seen: set[str]) -> int:
-    """A fresh docs folder for mkdocs: the hand-written sources, the pages the nav names and the
+    """Fill the fresh docs folder for mkdocs: the hand-written sources, the pages the nav names and the
     frames; returns the count of generated pages written."""
-    _remove(docs_dir)
-    shutil.copytree(SITE_SOURCES, docs_dir, ignore=shutil.ignore_patterns(THEME_OVERRIDES))
+    shutil.copytree(SITE_SOURCES, docs_dir, ignore=shutil.ignore_patterns(THEME_OVERRIDES), dirs_exist_ok=True)
     write_frame_sources(docs_dir)
     count = 0
     for page in (page for generate in MKDOCS_GENERATORS for page in generate(site)):
         _claim(page, seen)
         target = docs_dir / page.path.strip("/") / "index.md"
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(page.markdown(), encoding="utf-8")
+        target.write_text(visible_page(page.markdown()), encoding="utf-8")
         count += 1
     return count
 
@@ -115,7 +133,7 @@ def write_framed_pages(frames: dict[int, Frame], site_dir: Path, pages: Iterable
         if target.exists():
             raise OutputError(page.path, "a generated page where the hand-written site already has one")
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(framed_html(frames, page), encoding="utf-8")
+        target.write_text(visible_page(framed_html(frames, page)), encoding="utf-8")
         count += 1
     return count
 
@@ -149,7 +167,6 @@ def run_mkdocs(docs_dir: Path, site_dir: Path, epoch: int) -> None:
                              strict=True)
         build(config)
     except MkDocsException as exc:
-        _remove(site_dir)
         raise OutputError(str(site_dir), f"mkdocs build failed: {exc} {' | '.join(warnings.messages)}") from None
     finally:
         logger.removeHandler(warnings)
@@ -168,23 +185,3 @@ class _Collect(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self.messages.append(record.getMessage())
-
-
-def _swap(staging: Path, out: Path) -> None:
-    """Put the staging folder at ``out``; the previous site is removed only after the swap."""
-    old = out.parent / f".{out.name}.old"
-    _remove(old)
-    try:
-        if out.exists():
-            out.rename(old)
-        staging.rename(out)
-    except OSError as exc:
-        raise OutputError(str(out), exc.strerror or str(exc)) from None
-    _remove(old)
-
-
-def _remove(path: Path) -> None:
-    if path.is_dir():
-        shutil.rmtree(path)
-    elif path.exists():
-        path.unlink()

@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 from rules_kb.compare.align import Alignment
+from rules_kb.errors import OutputError
 from rules_kb.kb.catalog import Catalog
 from rules_kb.kb.ids import text_id
 from rules_kb.store.records import alignment_record, forced_record
@@ -87,6 +88,8 @@ def write_store(path: Path, catalog: Catalog, graph, alignments: list[Alignment]
             db.close()
         os.chmod(temporary, 0o644)
         os.replace(temporary, path)
+    except sqlite3.Error as exc:  # a full disk or a file-size limit: SQLite says "disk I/O error"
+        raise OutputError(str(path), f"the store cannot be written ({exc})") from None
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
