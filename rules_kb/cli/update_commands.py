@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from rules_kb.cli.common import game_option
+from rules_kb.cli.common import game_option, say
 from rules_kb.ingest.corpus import GAMES
 
 
@@ -29,7 +29,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run_updates(args: argparse.Namespace) -> int:
     from rules_kb.ask.updates import check_updates, fetch_updates
-    from rules_kb.cli.common import DEFAULT_CACHE
+    from rules_kb.cli.common import cache
     from rules_kb.cli.corpus_commands import addition_lines
 
     pages = {game: url for game, url in (("mtg", args.wizards_url), ("dm", args.dm_url))
@@ -45,7 +45,7 @@ def run_updates(args: argparse.Namespace) -> int:
             newest = status.listed[-1].describe()
             say(f"{name}: up to date (the corpus's newest is {held}; {status.page} lists {newest})")
     if args.fetch and any(status.newer for status in statuses):
-        for addition in fetch_updates(args.corpus, statuses, DEFAULT_CACHE):
+        for addition in fetch_updates(args.corpus, statuses, cache()):
             for line in addition_lines(addition):
                 say(line)
     return 0
