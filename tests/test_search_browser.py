@@ -112,6 +112,6 @@ def test_cites_link_and_rule_links_come_from_the_index(page, site_url):
     open_search(page, site_url, "cites:603.2e")
     page.wait_for_function("document.querySelectorAll('#rk-results .rk-hit').length === 2")
     hrefs = page.locator("#rk-results .rk-link").evaluate_all("els => els.map(e => e.getAttribute('href'))")
-    assert sorted(h.removeprefix(site_url) for h in hrefs) == ["dm/ja/1.48/506/#506.3b", "dm/ja/1.48/507/#507.3d"]
+    assert sorted(h.removeprefix(site_url) for h in hrefs) == ["dm/ja/1.48/5/#506.3b", "dm/ja/1.48/5/#507.3d"]
     rule = page.locator("#rk-results .rk-rule").first.get_attribute("href")
     assert rule.removeprefix(site_url) in ("dm/rule/506.3b/", "dm/rule/507.3d/")

@@ -26,6 +26,7 @@ from rules_kb.render.api import write_api
 from rules_kb.render.html import Page
 from rules_kb.render.site_data import SiteData, load_site_data
 from rules_kb.search.index import write_search_index
+from rules_kb.site.notfound import fix_not_found_page
 from rules_kb.site.frame import Frame, framed_html, take_frames, write_frame_sources
 from rules_kb.site.pages import MKDOCS_GENERATORS, PAGE_GENERATORS
 from rules_kb.site.reuse import PreviousBuild, build_salt
@@ -78,6 +79,7 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
         clock = time.perf_counter()
         for writer in EXTRA_WRITERS:
             writer(knowledge, staging)
+        fix_not_found_page(staging)
         seconds["writers"] = time.perf_counter() - clock
     except BaseException:
         _remove(staging)
