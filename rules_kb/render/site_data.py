@@ -20,6 +20,9 @@ from rules_kb.numbers import RuleNumber
 
 GAMES = ("dm", "mtg")
 LANGS = ("ja", "en")
+# Versions that are releases of the rules: adjacent ones get a diff page even with change
+# notices between them.
+RELEASE_KINDS = {"full", "excerpt"}
 
 
 class Units(Protocol):
@@ -63,13 +66,13 @@ class SiteData:
         return [label for label in self.catalog.version_labels(game, lang) if self.catalog.rules_in(game, lang, label)]
 
     def diff_pairs(self, game: str, lang: str) -> list[tuple[str, str]]:
-        """Pairs that get diff pages: adjacent versions (with texts), then adjacent complete
-        rulebooks where change notices lie between them (Duel Masters 1.38 → 1.48). Every other
+        """Pairs that get diff pages: adjacent versions (with texts), then adjacent releases (rulebooks
+        and their excerpts) where change notices lie between them (Duel Masters 1.38 → 1.48). Every other
         pair is compared in the browser: pre-building each release against the newest cost a page
         per changed section per release, all rebuilt on every release (``docs/url-scheme.md``)."""
         labels = self.labels_with_texts(game, lang)
-        complete = [label for label in labels if "full" in self.catalog.versions[(game, lang, label)].kinds]
-        return list(dict.fromkeys([*pairwise(labels), *pairwise(complete)]))
+        releases = [label for label in labels if self.catalog.versions[(game, lang, label)].kinds & RELEASE_KINDS]
+        return list(dict.fromkeys([*pairwise(labels), *pairwise(releases)]))
 
     def diff_link(self, game: str, lang: str, old: str, new: str, number: RuleNumber) -> str | None:
         """The diff page row showing ``number`` changed between two versions, if one was generated."""
