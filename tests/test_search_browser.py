@@ -92,7 +92,7 @@ def test_typing_shows_highlighted_results_and_enter_opens_one(page, site_url):
     with page.expect_navigation():
         box.press("Enter")
     assert page.url == second_href
-    assert re.search(r"/dm/ja/1\.48/50\d/#50\d\.\d+[a-z]?$", page.url)
+    assert re.search(r"/dm/ja/1\.48/5/#50\d\.\d+[a-z]?$", page.url)
 
 
 def test_query_from_the_address_and_game_filter(page, site_url):
