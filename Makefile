@@ -5,8 +5,12 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Where `make build` reads and writes (the publishing workflow's test points them at a small corpus).
+CORPUS ?= corpus
+BUILD ?= build
+HOST ?= github
 
-.PHONY: setup build test bench browser
+.PHONY: setup build check-site test bench browser
 
 $(BIN)/rules-kb: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,10 +23,15 @@ setup: $(BIN)/rules-kb
 # Ingest the corpus, write the model (build/model.jsonl), the graph (build/graph.json) and the
 # store, then build the static site into build/site (it prints how to open it).
 build: setup
-	$(BIN)/rules-kb ingest --json build/model.jsonl
-	$(BIN)/rules-kb graph export --format json build/graph.json
-	$(BIN)/rules-kb store
-	$(BIN)/rules-kb build --out build/site
+	$(BIN)/rules-kb --corpus $(CORPUS) ingest --json $(BUILD)/model.jsonl
+	$(BIN)/rules-kb --corpus $(CORPUS) graph export --format json $(BUILD)/graph.json
+	$(BIN)/rules-kb --corpus $(CORPUS) store
+	$(BIN)/rules-kb --corpus $(CORPUS) build --out $(BUILD)/site
+
+# Check the built site against a static host's limits (github, cloudflare or gitlab) and the
+# project's budget; fails naming what is over. The publishing workflow runs it before uploading.
+check-site: setup
+	$(BIN)/rules-kb publish --check --host $(HOST) --dir $(BUILD)/site
 
 # Browser tests drive Debian's chromium (Playwright may not download a browser of its own) and
 # need CJK fonts to render Japanese; installed with apt when missing (CI runs as root).

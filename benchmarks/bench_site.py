@@ -43,14 +43,18 @@ def run_cli(argv: list[str], cache: Path) -> tuple[str, float, float, float]:
 
 
 def report(label: str, corpus: Path, out: Path, figures: tuple[str, float, float, float]) -> None:
+    """The build's figures, and the site's as a host counts them (``rules-kb publish --check``)."""
+    from rules_kb.site.publish import BUDGET, describe, measure, over_limits
+
     stdout, wall, cpu, rss = figures
-    files = [p for p in out.rglob("*") if p.is_file()]
-    pages = sum(1 for p in files if p.name == "index.html")
-    size = sum(p.stat().st_size for p in files) / 2**20
+    pages = sum(1 for _, _, names in os.walk(out) for name in names if name == "index.html")
+    site = measure(out)
+    over = over_limits(site, BUDGET)
     print(f"{label}: {stdout.strip().splitlines()[0]}")
-    print(f"  corpus {corpus}: {pages} HTML pages, {len(files)} files, {size:.0f} MB; wall {wall:.1f} s, "
-          f"CPU {cpu:.1f} s, peak RSS so far {rss:.0f} MB (load average now {os.getloadavg()[0]:.1f} "
-          f"on {os.cpu_count()} cores)", flush=True)
+    print(f"  corpus {corpus}: {pages} HTML pages; {describe(site)}; "
+          f"{'over the budget: ' + '; '.join(over) if over else 'within the budget'}")
+    print(f"  wall {wall:.1f} s, CPU {cpu:.1f} s, peak RSS so far {rss:.0f} MB (load average now "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)", flush=True)
 
 
 def main() -> int:

@@ -1,9 +1,14 @@
-"""The URL scheme (DESIGN §4): every permalink the site, the JSON API and the note linker form.
+"""The URL scheme (``docs/url-scheme.md``): every permalink the site, the JSON API and the note linker form.
 
 Judges paste these into notes, so they never change. Every function returns a path from the
 site's root (``/dm/rule/507.2a/``); pages turn it into a relative link, the note linker puts
 a base URL in front. Rule numbers appear in their canonical form (``str(RuleNumber)``), which
 is also the ``id`` of the rule on every page, so ``#507.2a`` is the anchor.
+
+A version's texts live on one page per *chapter* (the hundreds digit of the section:
+``/dm/ja/1.38/5/#507.2a``), so the whole Magic history fits a free static host; the pinned
+forms of the first scheme (``/dm/ja/1.38/507/#507.2a``, ``…/diff/A..B/507/``) are sent to
+the same text by ``OLD_FORMS`` (the 404 page and the ``_redirects`` file).
 """
 
 from __future__ import annotations
@@ -30,14 +35,19 @@ def anchor(number: RuleNumber) -> str:
     return str(number)
 
 
-def section_page(game: str, lang: str, version: str, section: str) -> str:
-    """One section of one version: ``/dm/ja/1.38/507/``."""
-    return f"/{game}/{lang}/{_part(version)}/{_part(section)}/"
+def chapter_of(number: RuleNumber) -> str:
+    """The page a rule lives on in a version: its chapter, the hundreds of its section (``5`` for 507.2a)."""
+    return str(number.section // 100)
+
+
+def chapter_page(game: str, lang: str, version: str, chapter: str) -> str:
+    """One chapter of one version: ``/dm/ja/1.38/5/`` (sections 500-599)."""
+    return f"/{game}/{lang}/{_part(version)}/{_part(chapter)}/"
 
 
 def pinned_rule(game: str, lang: str, version: str, number: RuleNumber) -> str:
-    """A rule as it stood in one version: ``/dm/ja/1.38/507/#507.2a``."""
-    return f"{section_page(game, lang, version, section_of(number))}#{anchor(number)}"
+    """A rule as it stood in one version: ``/dm/ja/1.38/5/#507.2a``."""
+    return f"{chapter_page(game, lang, version, chapter_of(number))}#{anchor(number)}"
 
 
 def version_page(game: str, lang: str, version: str) -> str:
@@ -50,20 +60,16 @@ def rule_page(game: str, number: RuleNumber) -> str:
     return f"/{game}/rule/{anchor(number)}/"
 
 
-def diff_page(game: str, lang: str, old: str, new: str, section: str | None = None) -> str:
-    """Two versions compared: ``/dm/ja/diff/1.38..1.48/``, or one section of it below."""
+def diff_page(game: str, lang: str, old: str, new: str, chapter: str | None = None) -> str:
+    """Two adjacent versions compared: ``/dm/ja/diff/1.38..1.48/``, or one chapter of it below (``…/5/``)."""
     page = f"/{game}/{lang}/diff/{_part(old)}..{_part(new)}/"
-    return f"{page}{_part(section)}/" if section is not None else page
+    return f"{page}{_part(chapter)}/" if chapter is not None else page
 
 
-def api_pinned_rule(game: str, lang: str, version: str, number: RuleNumber) -> str:
-    """JSON of one rule text: ``/api/dm/ja/1.38/507.2a.json``."""
-    return f"/api/{game}/{lang}/{_part(version)}/{anchor(number)}.json"
-
-
-def api_rule(game: str, number: RuleNumber) -> str:
-    """JSON of every version of a number: ``/api/dm/rule/507.2a.json``."""
-    return f"/api/{game}/rule/{anchor(number)}.json"
+def api_history(game: str, number: RuleNumber) -> str:
+    """JSON of every version of every number of a section (``history --json`` per number):
+    ``/api/dm/history/507.json`` holds 507.2a under the key ``"507.2a"``."""
+    return f"/api/{game}/history/{number.section:03d}.json"
 
 
 def api_versions(game: str) -> str:
@@ -104,7 +110,8 @@ def compare_pair(game: str, lang: str, old: str, new: str, rule: str | None = No
 
 
 def api_version(game: str, lang: str, version: str) -> str:
-    """JSON of every rule text of one version, for comparisons in the browser: ``/api/dm/ja/1.48.json``."""
+    """JSON of every rule text of one version (the record ``show --version --json`` prints, per number),
+    for comparisons in the browser and for programs: ``/api/dm/ja/1.48.json``."""
     return f"/api/{game}/{lang}/{_part(version)}.json"
 
 
@@ -164,3 +171,18 @@ def term_slug(term: str) -> str:
     (Japanese stays Japanese: the folder on disk and the decoded URL are the same name)."""
     folded = unicodedata.normalize("NFKC", term).casefold()
     return re.sub(r"[^\w]+", "-", folded).strip("-_") or "term"
+
+
+# The pinned forms of the first URL scheme (one page per section, one JSON file per rule and
+# version), as (pattern, replacement) pairs over a path from the site's root. The 404 page
+# (``site/overrides/404.html``) applies them in the browser, ``_redirects`` lists them for
+# the hosts that read one; the fragment (``#507.2a``) is kept by the browser. Documented in
+# ``docs/url-scheme.md``; ``tests/test_permalinks.py`` follows every form of a fixture.
+OLD_FORMS: tuple[tuple[str, str], ...] = (
+    (r"^/(dm|mtg)/(ja|en)/diff/([^/]+)/(\d)\d\d/$", r"/\1/\2/diff/\3/\4/"),
+    # a diff page that is not built (not adjacent versions, or a chapter without changes)
+    (r"^/(dm|mtg)/(ja|en)/diff/(.+?)\.\.([^/]+)/(\d/)?$", r"/\1/compare/?lang=\2&old=\3&new=\4"),
+    (r"^/(dm|mtg)/(ja|en)/([^/]+)/(\d)\d\d/$", r"/\1/\2/\3/\4/"),
+    (r"^/api/(dm|mtg)/(ja|en)/([^/]+)/(\d+\.?[^/]*)\.json$", r"/api/\1/\2/\3.json"),
+    (r"^/api/(dm|mtg)/rule/(\d\d\d)(\.[^/]*)?\.json$", r"/api/\1/history/\2.json"),
+)

@@ -23,9 +23,10 @@ def parse(file: Path):
     return lxml_html.fromstring(file.read_bytes())
 
 
-def internal_links(site: Path, file: Path, tree) -> list[tuple[str, str]]:
-    """(target root path, fragment) of every link and resource staying on the site."""
-    base = url_of(site, file)
+def internal_links(site: Path, file: Path, tree, prefix: str = "/") -> list[tuple[str, str]]:
+    """(target path, fragment) of every link and resource staying on the site, resolved as a
+    browser does with the site served under ``prefix`` (the paths then start with it)."""
+    base = prefix.rstrip("/") + url_of(site, file)
     out = []
     found = [(e, "href") for e in tree.iter("a", "link")] + [(e, "src") for e in tree.iter("script", "img")]
     for element, attribute in found:

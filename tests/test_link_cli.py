@@ -47,8 +47,8 @@ def test_as_of_picks_the_text_in_force_around_the_2021_09_07_rewrite(cli, tmp_pa
     note.write_text("DM 507.2a\n", encoding="utf-8")
     _, before, _ = cli("link", str(note), "--as-of", "2021-09-06")
     _, after, _ = cli("link", str(note), "--as-of", "2021-09-07")
-    assert before == "[DM 507.2a](/dm/en/1.20/507/#507.2a)\n"
-    assert after == "[DM 507.2a](/dm/ja/2021-09-07/507/#507.2a)\n"
+    assert before == "[DM 507.2a](/dm/en/1.20/5/#507.2a)\n"
+    assert after == "[DM 507.2a](/dm/ja/2021-09-07/5/#507.2a)\n"
 
 
 def test_bad_options_are_one_error_line(cli, tmp_path) -> None:

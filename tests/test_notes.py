@@ -88,7 +88,7 @@ def test_only_links_are_inserted(case: NoteCase) -> None:
 _LINK = re.compile(r"https://rules\.example(/[^\s)\"]*)")
 _RULE_PAGE = re.compile(r"/(?P<game>dm|mtg)/rule/(?P<rule>[0-9.a-z]+)/")
 _PINNED = re.compile(
-    r"/(?P<game>dm|mtg)/(?P<lang>ja|en)/(?P<version>[^/]+)/(?P<section>[0-9]{3})/#(?P<rule>[0-9.a-z]+)"
+    r"/(?P<game>dm|mtg)/(?P<lang>ja|en)/(?P<version>[^/]+)/(?P<chapter>[0-9])/#(?P<rule>[0-9.a-z]+)"
 )
 
 
@@ -102,7 +102,7 @@ def test_every_link_points_at_a_rule_the_corpus_holds(index: NoteIndex) -> None:
             else:
                 pinned = _PINNED.fullmatch(path)
                 assert pinned is not None, path
-                assert pinned["rule"].startswith(pinned["section"]), path
+                assert pinned["rule"].startswith(pinned["chapter"]), path
                 holders = [v for v in index.versions if (v.game, v.lang, v.label) ==
                            (pinned["game"], pinned["lang"], pinned["version"])]
                 assert holders and pinned["rule"] in holders[0].numbers, path

@@ -36,7 +36,7 @@ def test_assets_are_generated_and_deterministic(knowledge, link_site, tmp_path) 
     for name in (GRAMMAR_FILE, DATA_FILE):
         assert (tmp_path / name).read_bytes() == (link_site / name).read_bytes()
     data = (link_site / DATA_FILE).read_text(encoding="utf-8")
-    assert '"pinned":"/dm/ja/1.38/{section}/#{anchor}"' in data  # links.pinned_rule, as a template
+    assert '"pinned":"/dm/ja/1.38/{chapter}/#{anchor}"' in data  # links.pinned_rule, as a template
     assert '"rule_page":"/mtg/rule/{anchor}/"' in data
 
 

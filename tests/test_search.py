@@ -68,10 +68,10 @@ def test_rule_pages_link_to_their_citing_texts_through_the_search_page():
 
 def test_newest_version_first_and_older_versions_offered(search_index):
     hit = search(search_index, "507.2c", game="dm", lang="ja")[0]
-    assert (hit.version, hit.url) == ("1.48", "/dm/ja/1.48/507/#507.2c")
+    assert (hit.version, hit.url) == ("1.48", "/dm/ja/1.48/5/#507.2c")
     assert hit.rule_url == "/dm/rule/507.2c/"
     assert [label for label, _ in hit.also] == ["1.38", "2021-09-07"]
-    assert dict(hit.also)["1.38"] == "/dm/ja/1.38/507/#507.2c"
+    assert dict(hit.also)["1.38"] == "/dm/ja/1.38/5/#507.2c"
 
 
 def test_version_filter_ranks_the_text_of_that_version(search_index):
@@ -134,7 +134,7 @@ def test_cli_builds_the_index_once_and_reuses_it(cli, cli_search_dir, monkeypatc
     monkeypatch.setattr(common, "DEFAULT_SEARCH", cli_search_dir)
     code, out, err = cli("search", "ブロックした時", "--game", "dm", "--limit", "3")  # the test subset
     assert (code, err) == (0, "")
-    assert out.splitlines()[0].startswith("507.3a  dm ja 1.48  /dm/ja/1.48/507/#507.3a")
+    assert out.splitlines()[0].startswith("507.3a  dm ja 1.48  /dm/ja/1.48/5/#507.3a")
     built = sorted(cli_search_dir.iterdir())
     assert len(built) == 1
     stamp = (built[0] / INDEX_DIR / "meta.json").stat().st_mtime_ns

@@ -12,9 +12,12 @@ from site_helpers import file_of, internal_links, parse
 
 from rules_kb import links
 from rules_kb.ask.knowledge import build_knowledge
+from rules_kb.numbers import RuleNumber
+from rules_kb.render.api import folded_history, whole_version
 from rules_kb.site.build import build_site
 
 HOSTILE = FIXTURES / "hostile"
+PREFIX = "/rules-kb/"  # the crawl resolves links as served from a project site's sub-path
 
 
 @pytest.fixture(scope="session")
@@ -30,17 +33,26 @@ def crawl(real_site):
     pages = {}
     for file in sorted(real_site.rglob("*.html")):
         tree = parse(file)
-        pages[file] = ({e.get("id") for e in tree.iter() if e.get("id")}, internal_links(real_site, file, tree))
+        pages[file] = ({e.get("id") for e in tree.iter() if e.get("id")},
+                       internal_links(real_site, file, tree, prefix=PREFIX))
     return pages
 
 
 def test_no_broken_internal_link_or_anchor(real_site, crawl):
+    """Every link resolved as a browser does on the site served under ``/rules-kb/`` (a GitHub
+    project site): it must stay under the prefix and land on a file and an id of the site."""
     broken = []
     for file, (_, targets) in crawl.items():
         for path, fragment in targets:
             if fragment == "EXTERNAL":
                 broken.append(f"{file.relative_to(real_site)}: external {path}")
                 continue
+            if file.name == "404.html":
+                continue  # served at any depth, resolved against its own <base> (test_permalinks.py)
+            if not path.startswith(PREFIX):
+                broken.append(f"{file.relative_to(real_site)}: leaves {PREFIX}: {path}")
+                continue
+            path = path[len(PREFIX) - 1:]
             if path.startswith("/search/"):
                 continue  # the search page is another helper's (merged later)
             target = file_of(real_site, path)
@@ -53,9 +65,11 @@ def test_no_broken_internal_link_or_anchor(real_site, crawl):
 
 
 def _rule_element(tree, rule):
+    """The block of a rule text; its document is its own ``data-document`` or its page's."""
     for element in tree.find_class("rk-rule"):
         number = element.find_class("rk-num")[0].text_content()
-        if number == str(rule.number) and element.get("data-document") == rule.document:
+        document = next((e.get("data-document") for e in element.iterancestors() if e.get("data-document")), None)
+        if number == str(rule.number) and (element.get("data-document") or document) == rule.document:
             return element
     return None
 
@@ -95,15 +109,44 @@ def test_rule_page_of_dm_507_2a_says_the_languages_differ(real_site):
     assert "2021-09-07から1.38まで変更なし（2版）" in tree.text_content()
 
 
+def read_version(site: Path, path: str) -> dict:
+    """Every rule of a version file, overlaid on its base file when it names one."""
+    record = json.loads(file_of(site, path).read_text(encoding="utf-8"))
+    base = json.loads(file_of(site, record["base_api"]).read_text(encoding="utf-8")) if "base_api" in record else None
+    return whole_version(record, base)
+
+
+def test_every_version_file_gives_every_rule_of_its_version(real_site, knowledge):
+    """Whole or overlaid on its base, each version file holds exactly the catalog's first texts."""
+    wholes = bases = 0
+    for game in ("dm", "mtg"):
+        for lang in ("ja", "en"):
+            for label in knowledge.catalog.version_labels(game, lang):
+                rules = knowledge.catalog.rules_in(game, lang, label)
+                if not rules:
+                    continue
+                path = links.api_version(game, lang, label)
+                has_base = "base_api" in json.loads(file_of(real_site, path).read_text(encoding="utf-8"))
+                wholes, bases = wholes + (not has_base), bases + has_base
+                got = read_version(real_site, path)
+                assert {n: r["text"] for n, r in got.items()} == {str(n): t[0].text for n, t in rules.items()}, path
+    assert wholes and bases
+
+
 def test_api_records_are_the_cli_records(real_site, cli):
     code, out, _ = cli("history", "507.2a", "--game", "dm", "--json")
     assert code == 0
-    api = json.loads(file_of(real_site, links.api_rule("dm", __import__("rules_kb.numbers").numbers.RuleNumber.parse(
-        "507.2a"))).read_text(encoding="utf-8"))
-    assert api == json.loads(out)
+    history = file_of(real_site, links.api_history("dm", RuleNumber.parse("507.2a")))
+    api = json.loads(history.read_text(encoding="utf-8"))
+    assert api["507.2a"] == folded_history(json.loads(out))
+    assert {key[:3] for key in api} == {"507"}
+    folded = [(t["lang"], t["versions"]) for t in api["507.2a"]["texts"]]
+    assert ("ja", ["2021-09-07", "1.38"]) in folded  # unchanged in two versions: one record
     code, out, _ = cli("show", "309.1", "--game", "mtg", "--lang", "en", "--version", "2008-10-01", "--json")
-    pinned = file_of(real_site, "/api/mtg/en/2008-10-01/309.1.json")
-    assert json.loads(pinned.read_text(encoding="utf-8")) == json.loads(out)
+    version = read_version(real_site, "/api/mtg/en/2008-10-01.json")
+    shown = json.loads(out)[0]
+    assert version["309.1"] == {"title": shown["title"], "text": shown["text"],
+                                "examples": [e["text"] for e in shown["examples"]]}
     versions = json.loads(file_of(real_site, "/api/mtg/versions.json").read_text(encoding="utf-8"))
     assert [v["label"] for v in versions["versions"] if v["complete"]][:3] == ["2008-10-01", "2009-05-01", "2009-07-08"]
 
@@ -112,7 +155,7 @@ HOSTILE_STRINGS = ["<script>alert(1)</script>", '<a href="javascript:alert(3)">c
                    "**b**", "[x](y)", "&amp;", "# h is not a heading", "<b>bold</b>"]
 
 
-@pytest.mark.parametrize("path", ["/mtg/en/2099-01-01/100/", "/mtg/rule/100.1/", "/mtg/rule/100.1a/"])
+@pytest.mark.parametrize("path", ["/mtg/en/2099-01-01/1/", "/mtg/rule/100.1/", "/mtg/rule/100.1a/"])
 def test_hostile_text_shows_literally(hostile_site, path):
     raw = file_of(hostile_site, path).read_text(encoding="utf-8")
     tree = parse(file_of(hostile_site, path))
@@ -122,7 +165,7 @@ def test_hostile_text_shows_literally(hostile_site, path):
         '<a href="javascript:alert(3)">click</a>.' if path.endswith("100.1/") else
         "Templates {{ x }} and {% x %} stay literal, as do **b**, [x](y) and the entity &amp; (see rule 100.2)."
         "# h is not a heading; <b>bold</b> is not bold." if path.endswith("100.1a/") else HOSTILE_STRINGS[0])]
-    if path.endswith("/100/"):
+    if path.endswith("/1/"):
         wanted = HOSTILE_STRINGS
     assert wanted and all(s in shown for s in wanted), [s for s in wanted if s not in shown]
     assert "alert" not in "".join(s.text or "" for s in tree.iter("script"))
@@ -131,13 +174,13 @@ def test_hostile_text_shows_literally(hostile_site, path):
 
 
 def test_hostile_text_is_literal_in_the_json(hostile_site):
-    record = json.loads(file_of(hostile_site, "/api/mtg/en/2099-01-01/100.1a.json").read_text(encoding="utf-8"))
-    assert record[0]["text"] == ("Templates {{ x }} and {% x %} stay literal, as do **b**, [x](y) and the entity "
-                                 "&amp; (see rule 100.2).")
+    record = read_version(hostile_site, "/api/mtg/en/2099-01-01.json")
+    assert record["100.1a"]["text"] == ("Templates {{ x }} and {% x %} stay literal, as do **b**, [x](y) and the "
+                                        "entity &amp; (see rule 100.2).")
 
 
 def test_hostile_citations_link_or_are_marked(hostile_site):
-    tree = parse(file_of(hostile_site, "/mtg/en/2099-01-01/100/"))
+    tree = parse(file_of(hostile_site, "/mtg/en/2099-01-01/1/"))
     cite = [a for a in tree.find_class("rk-cite") if a.text_content() == "rule 100.2"]
     assert cite and cite[0].get("href") == "./#100.2"
     unresolved = tree.find_class("rk-unresolved")

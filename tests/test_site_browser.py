@@ -26,10 +26,10 @@ def test_rule_page_citation_diff_and_copy_link(page, serve_dir, real_site):
     button.click()
     page.wait_for_selector("button.rk-copied")
     copied = button.get_attribute("data-copied")
-    assert copied == base + "dm/ja/1.38/507/#507.2a"
+    assert copied == base + "dm/ja/1.38/5/#507.2a"
     assert page.evaluate("navigator.clipboard.readText()") == copied
 
-    page.goto(base + "dm/ja/1.48/507/")
+    page.goto(base + "dm/ja/1.48/5/")
     cite = page.locator(".rk-text a.rk-cite").first
     href = cite.get_attribute("href")
     cite.click()
@@ -42,7 +42,7 @@ def test_rule_page_citation_diff_and_copy_link(page, serve_dir, real_site):
     page.locator("section.rk-lang[lang=ja] details.rk-entry-diff summary").first.click()
     with page.expect_navigation():
         page.locator("section.rk-lang[lang=ja] details.rk-entry-diff a").first.click()
-    assert "/dm/ja/diff/1.38..1.48/507/" in page.url
+    assert "/dm/ja/diff/1.38..1.48/5/" in page.url
     row = page.locator("[id='507.2a']")
     assert row.locator("del").count() >= 1 and row.locator("ins").count() >= 1
     _shot(page, "diff-507")

@@ -1,4 +1,4 @@
-"""The static site: build it, serve it."""
+"""The static site: build it, serve it, check it against a host's limits."""
 
 from __future__ import annotations
 
@@ -27,6 +27,18 @@ def register(commands: argparse._SubParsersAction) -> None:
     serve.add_argument("--dir", type=Path, default=DEFAULT_SITE, help="the built site (default: build/site)")
     serve.set_defaults(handler=run_serve)
 
+    publish = commands.add_parser(
+        "publish", help="check the built site against a free static host's limits",
+        description="Measure the built site (files, bytes, largest file) and check it against the free plan of a "
+        "static host and against the project's own budget (20,000 files, 300 MiB, 25 MiB a file); name every "
+        "limit it is over and exit 1 if any. The upload itself is the host's step (README: Publish the site).")
+    publish.add_argument("--check", action="store_true", required=True,
+                         help="check only (required: the upload is the host's own step)")
+    publish.add_argument("--host", choices=("github", "cloudflare", "gitlab"), action="append", required=True,
+                         help="the host to check against (repeat for several)")
+    publish.add_argument("--dir", type=Path, default=DEFAULT_SITE, help="the built site (default: build/site)")
+    publish.set_defaults(handler=run_publish)
+
 
 def run_build(args: argparse.Namespace) -> int:
     from rules_kb.site.build import build_site
@@ -50,4 +62,21 @@ def run_serve(args: argparse.Namespace) -> int:
         pass
     finally:
         server.server_close()
+    return 0
+
+
+def run_publish(args: argparse.Namespace) -> int:
+    from rules_kb.errors import UsageError
+    from rules_kb.site.publish import BUDGET, HOSTS, describe, measure, over_limits
+
+    figures = measure(args.dir)
+    print(f"{args.dir}: {describe(figures)}")
+    problems = []
+    for limits in [*(HOSTS[host] for host in dict.fromkeys(args.host)), BUDGET]:
+        over = over_limits(figures, limits)
+        print(f"  {limits.name}: {'over: ' + '; '.join(over) if over else 'fits'} ({limits.source})")
+        if over:
+            problems.append(f"over {limits.name}'s limits: {'; '.join(over)}")
+    if problems:
+        raise UsageError(f"{args.dir}: {' | '.join(problems)}")
     return 0

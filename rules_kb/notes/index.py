@@ -18,7 +18,7 @@ from rules_kb.ask.knowledge import Knowledge, cache_key
 from rules_kb.ask.stored import open_store
 from rules_kb.ingest.corpus import load_manifest, read_document_bytes
 from rules_kb.kb.catalog import BEFORE, VersionInfo
-from rules_kb.links import pinned_rule, rule_page
+from rules_kb.links import chapter_of, pinned_rule, rule_page
 from rules_kb.numbers import RuleNumber
 
 # The language a game's rules are published in comes first: a pinned link prefers it.
@@ -97,17 +97,17 @@ def _until(info: VersionInfo) -> str | None:
 
 
 def _template(path: str) -> str:
-    """Turn a path formed for the probe number into a template with ``{section}``, ``{anchor}``."""
+    """Turn a path formed for the probe number into a template with ``{chapter}``, ``{anchor}``."""
     anchor = str(_PROBE)
-    section = f"/{_PROBE.section:03d}/"
-    if path.count(anchor) != 1 or path.replace(anchor, "").count(section) > 1:
+    chapter = f"/{chapter_of(_PROBE)}/"
+    if path.count(anchor) != 1 or path.replace(anchor, "").count(chapter) > 1:
         raise ValueError(f"cannot make a URL template of {path!r}")
-    return path.replace(anchor, "{anchor}").replace(section, "/{section}/")
+    return path.replace(anchor, "{anchor}").replace(chapter, "/{chapter}/")
 
 
 def fill(template: str, number: RuleNumber) -> str:
     """A permalink path from a template of ``note_index`` (the page does the same in JS)."""
-    return template.replace("{section}", f"{number.section:03d}").replace("{anchor}", str(number))
+    return template.replace("{chapter}", chapter_of(number)).replace("{anchor}", str(number))
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,19 @@
-"""The static JSON API (DESIGN §4): files beside the pages, with the CLI's ``--json`` records.
+"""The static JSON API (``docs/url-scheme.md``): files beside the pages, with the CLI's records.
 
-``/api/{game}/{lang}/{version}/{rule}.json`` is what ``show --version --json`` prints,
-``/api/{game}/rule/{rule}.json`` what ``history --game --json`` prints (both built by the
-same functions), ``/api/{game}/versions.json`` indexes the versions, and
-``/api/{game}/{lang}/{version}.json`` holds one version's rules for comparisons in the browser.
+``/api/{game}/versions.json`` indexes the versions. ``/api/{game}/{lang}/{version}.json``
+holds one version's rules (``number`` → title, text, examples) for comparisons in the browser
+and for programs; to keep the whole history small, every ``KEYFRAME``-th version of a language
+is whole and the others hold only what differs from that one (``base``, ``rules``,
+``removed``). ``/api/{game}/history/{section}.json`` holds, per number of the section, what
+``history --game --json`` prints with consecutive identical texts folded into one record that
+lists their versions (as the rule page shows them): one text of the 2001 rules repeated
+in a hundred releases was most of the old API's 821 MB.
 """
 
 from __future__ import annotations
 
 import json
+from itertools import groupby
 from pathlib import Path
 
 from rules_kb import links
@@ -40,13 +45,57 @@ def versions_record(knowledge: Knowledge, game: str) -> dict:
     return {"game": game, "versions": out}
 
 
-def version_record(knowledge: Knowledge, game: str, lang: str, label: str) -> dict:
-    """One version's rules, first text per number, for the browser's any-pair comparison."""
+KEYFRAME = 8  # every 8th version of a language is written whole; a reader needs at most two files
+
+
+def version_rules(knowledge: Knowledge, game: str, lang: str, label: str) -> dict[str, dict]:
+    """One version's rules, first text per number, in number order."""
     rules = knowledge.catalog.rules_in(game, lang, label)
-    return {"game": game, "lang": lang, "version": label,
-            "rules": {str(n): {"title": texts[0].title, "text": texts[0].text,
-                               "examples": [e.text for e in texts[0].examples]}
-                      for n, texts in sorted(rules.items())}}
+    return {str(n): {"title": texts[0].title, "text": texts[0].text, "examples": [e.text for e in texts[0].examples]}
+            for n, texts in sorted(rules.items())}
+
+
+def version_record(knowledge: Knowledge, game: str, lang: str, label: str, base: str | None = None) -> dict:
+    """One version's rules; with ``base``, only the rules that differ from the base version's
+    and the numbers it lacks (``removed``): the base's rules overlaid with these are the version's."""
+    rules = version_rules(knowledge, game, lang, label)
+    record = {"game": game, "lang": lang, "version": label}
+    if base is None:
+        return {**record, "rules": rules}
+    under = version_rules(knowledge, game, lang, base)
+    return {**record, "base": base, "base_api": links.api_version(game, lang, base),
+            "rules": {n: r for n, r in rules.items() if under.get(n) != r},
+            "removed": [n for n in under if n not in rules]}
+
+
+def whole_version(record: dict, base: dict | None) -> dict[str, dict]:
+    """The rules of a version file, overlaid on its base's (what ``compare.js`` does)."""
+    if base is None:
+        return record["rules"]
+    rules = {n: r for n, r in base["rules"].items() if n not in set(record["removed"])}
+    return {**rules, **record["rules"]}
+
+
+def folded_history(record: dict) -> dict:
+    """``history_record`` with each run of identical consecutive texts of a language as one
+    record: ``versions`` and ``dates`` list the run, ``documents`` where each text was read."""
+    folded: list[dict] = []
+    for text in record["texts"]:
+        key = (text["lang"], text["title"], text["text"], text["examples"], text["truncated"])
+        last = folded[-1] if folded else None
+        if last is not None and not text["new_era"] and last["_key"] == key:
+            last["versions"] = list(dict.fromkeys(last["versions"] + [text["version"]]))
+            last["dates"] = list(dict.fromkeys(last["dates"] + ([text["date"]] if text["date"] else [])))
+            last["documents"] = list(dict.fromkeys(last["documents"] + [text["document"]]))
+            continue
+        folded.append({"_key": key, "game": text["game"], "lang": text["lang"], "number": text["number"],
+                       "versions": [text["version"]], "dates": [text["date"]] if text["date"] else [],
+                       "title": text["title"], "text": text["text"], "examples": text["examples"],
+                       "truncated": text["truncated"], "new_era": text["new_era"],
+                       "documents": [text["document"]]})
+    for entry in folded:
+        del entry["_key"]
+    return {**record, "texts": folded}
 
 
 def write_api(knowledge: Knowledge, docs_dir: Path) -> None:
@@ -56,13 +105,11 @@ def write_api(knowledge: Knowledge, docs_dir: Path) -> None:
         _write(docs_dir, links.api_versions(game), versions_record(knowledge, game))
         numbers: set[RuleNumber] = set()
         for lang in LANGS:
-            for label in catalog.version_labels(game, lang):
-                rules = catalog.rules_in(game, lang, label)
-                if not rules:
-                    continue
-                _write(docs_dir, links.api_version(game, lang, label), version_record(knowledge, game, lang, label))
-                for number, texts in rules.items():
-                    _write(docs_dir, links.api_pinned_rule(game, lang, label, number), [t.to_record() for t in texts])
-                numbers.update(rules)
-        for number in sorted(numbers):
-            _write(docs_dir, links.api_rule(game, number), history_record(knowledge, number, game))
+            labels = [label for label in catalog.version_labels(game, lang) if catalog.rules_in(game, lang, label)]
+            for i, label in enumerate(labels):
+                base = None if i % KEYFRAME == 0 else labels[i - i % KEYFRAME]
+                record = version_record(knowledge, game, lang, label, base)
+                _write(docs_dir, links.api_version(game, lang, label), record)
+                numbers.update(catalog.rules_in(game, lang, label))
+        for path, group in groupby(sorted(numbers), key=lambda number: links.api_history(game, number)):
+            _write(docs_dir, path, {str(n): folded_history(history_record(knowledge, n, game)) for n in group})

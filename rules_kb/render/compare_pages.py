@@ -22,11 +22,11 @@ SCRIPT = "/assets/compare.js"
 
 
 def url_template(path: str) -> str:
-    """A permalink formed for ``PROBE`` as a template with ``{section}`` and ``{anchor}``."""
-    anchor, section = str(PROBE), f"/{links.section_of(PROBE)}/"
-    if path.count(anchor) != 1 or path.replace(anchor, "").count(section) > 1:
+    """A permalink formed for ``PROBE`` as a template with ``{chapter}`` and ``{anchor}``."""
+    anchor, chapter = str(PROBE), f"/{links.chapter_of(PROBE)}/"
+    if path.count(anchor) != 1 or path.replace(anchor, "").count(chapter) > 1:
         raise ValueError(f"cannot make a URL template of {path!r}")
-    return path.replace(anchor, "{anchor}").replace(section, "/{section}/")
+    return path.replace(anchor, "{anchor}").replace(chapter, "/{chapter}/")
 
 
 def compare_pages(site: SiteData) -> Iterator[Page]:

@@ -1,7 +1,8 @@
-"""Diff pages: every adjacent pair of versions and each version against the newest, per game
-and language (``/mtg/en/diff/2009-05-01..2009-07-08/``), and one page per changed section
-below it (``…/509/``). Each row shows its class (editorial, substantive, moved, …) and its
-token diff; a control hides editorial rows. Other pairs are compared in the browser.
+"""Diff pages: every adjacent pair of versions, per game and language
+(``/mtg/en/diff/2009-05-01..2009-07-08/``), and one page per changed chapter below it
+(``…/5/``, rows of sections 500-599). Each row shows its class (editorial, substantive,
+moved, …) and its token diff; a control hides editorial rows. Every other pair is compared
+in the browser (``/mtg/compare/``): one more release adds one pair, not one per release.
 """
 
 from __future__ import annotations
@@ -36,9 +37,9 @@ def diff_pages(site: SiteData) -> Iterator[Page]:
                     site.units.record(folder, key, {"shown": shown})
 
 
-def row_section(row: RowChange) -> str:
+def row_chapter(row: RowChange) -> str:
     number = row.pair.new_number or row.pair.old_number
-    return links.section_of(number)
+    return links.chapter_of(number)
 
 
 def _pair_pages(game: str, lang: str, comparison: Comparison, shown: dict[str, str]) -> Iterator[Page]:
@@ -49,7 +50,7 @@ def _pair_pages(game: str, lang: str, comparison: Comparison, shown: dict[str, s
     used: dict[str, set[str]] = {}
     for row in comparison.rows:
         if row.kind != "unchanged":
-            section = row_section(row)
+            section = row_chapter(row)
             by_section.setdefault(section, []).append(row)
             taken = used.setdefault(section, set())
             numbers = dict.fromkeys(str(n) for n in (row.pair.new_number, row.pair.old_number) if n is not None)
@@ -66,7 +67,8 @@ def _pair_pages(game: str, lang: str, comparison: Comparison, shown: dict[str, s
             kinds[row.kind] = kinds.get(row.kind, 0) + 1
         summary = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
         items.append(element("li", link(path, links.diff_page(game, lang, a.old_version, a.new_version, section),
-                                        section) + esc(f": {summary}"), data_kinds=" ".join(sorted(kinds))))
+                                        f"{section}00–{section}99") + esc(f": {summary}"),
+                             data_kinds=" ".join(sorted(kinds))))
         yield _section_page(game, lang, comparison, section, rows, anchors)
     notes = "".join(element("li", esc(note)) for note in a.notes)
     unknown = ""
@@ -78,7 +80,7 @@ def _pair_pages(game: str, lang: str, comparison: Comparison, shown: dict[str, s
              element("p", _version_links(path, game, lang, a.old_version, a.new_version), class_="rk-nav"),
              element("p", esc(counts or "no rules in common"), class_="rk-meta"), unknown,
              element("ul", notes) if notes else "",
-             element("h2", "Changed sections", id="sections"),
+             element("h2", "Changed chapters", id="sections"),
              element("ul", "".join(items)) if items else element("p", "nothing changed")]
     yield Page(path, f"{game} {lang} diff {a.old_version}..{a.new_version}",
                element("div", "".join(parts), class_="rk-page rk-diff-page"))
@@ -96,9 +98,9 @@ def _section_page(game: str, lang: str, comparison: Comparison, section: str, ro
     a = comparison.alignment
     path = links.diff_page(game, lang, a.old_version, a.new_version, section)
     body = [element("h1", esc(f"{GAME_NAMES[game]} {LANG_NAMES[lang]}: {a.old_version} → {a.new_version}, "
-                               f"{section}")),
+                               f"{section}00–{section}99")),
             element("p", link(path, links.diff_page(game, lang, a.old_version, a.new_version),
-                              "every changed section") + " · "
+                              "every changed chapter") + " · "
                     + _version_links(path, game, lang, a.old_version, a.new_version), class_="rk-nav"),
             HIDE_CONTROL]
     for row in rows:

@@ -149,12 +149,12 @@ def _entry_diff(site: SiteData, path: str, lang: str, previous: Entry, entry: En
 
 
 def _newest_link(site: SiteData, path: str, text: RuleText, last_label: str) -> str:
-    """A link to the diff page of this entry's last version against the newest version."""
+    """A link to this entry's last version compared with the newest, in the browser's compare page."""
     labels = site.labels_with_texts(text.game, text.lang)
-    target = site.diff_link(text.game, text.lang, last_label, labels[-1], text.number) if labels else None
-    if target is None or last_label == labels[-1]:
+    if not labels or last_label == labels[-1]:
         return ""
-    return element("p", link(path, target, f"diff {last_label}..{labels[-1]} (newest)"), class_="rk-newest")
+    target = links.compare_pair(text.game, text.lang, last_label, labels[-1], str(text.number))
+    return element("p", link(path, target, f"compare {last_label}..{labels[-1]} (newest)"), class_="rk-newest")
 
 
 def _move_link(path: str, game: str, move: dict) -> str:

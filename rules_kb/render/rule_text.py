@@ -43,16 +43,22 @@ def _reference(site: SiteData, page: str, rule: RuleText, numbers: tuple[RuleNum
                    title=f"unresolved: no rule {first} in any version of {rule.game} in the corpus")
 
 
-def rule_text_html(site: SiteData, page: str, rule: RuleText, *, anchor: bool, copy: bool = True) -> str:
-    """A rule text block; ``anchor`` gives it ``id`` = its number (once per page)."""
+def rule_text_html(site: SiteData, page: str, rule: RuleText, *, anchor: bool, copy: bool = True,
+                   compact: str | None = None) -> str:
+    """A rule text block; ``anchor`` gives it ``id`` = its number (once per page).
+
+    ``compact`` (the page's document) is for the chapter pages, which hold every text of every
+    version (most of the site's bytes): no copy buttons (``site.js`` adds them to each
+    ``.rk-chapter .rk-rule``), no tooltip, no ``lang`` (the page's), and ``data-document`` only
+    for a text from another document than the page's."""
     number = str(rule.number)
     pinned = links.pinned_rule(rule.game, rule.lang, rule.version, rule.number)
     independent = links.rule_page(rule.game, rule.number)
     head = element("a", esc(number), href=links.relative(page, independent), class_="rk-num",
-                   title="every version of this rule")
+                   title=None if compact else "every version of this rule")
     if rule.title:
         head += " " + element("span", text_html(rule.title), class_="rk-title")
-    if copy:
+    if copy and not compact:
         head += copy_buttons(page, pinned, independent)
     parts = [element("div", head, class_="rk-head")]
     if rule.text:
@@ -62,5 +68,8 @@ def rule_text_html(site: SiteData, page: str, rule: RuleText, *, anchor: bool, c
         parts.append(element("div", label + cited_html(site, page, rule, example.text), class_="rk-example"))
     if rule.truncated:
         parts.append(element("div", "cut off in its source document", class_="rk-note"))
+    if compact:
+        return element("div", "".join(parts), class_="rk-rule", id=number if anchor else None,
+                       data_document=None if rule.document == compact else rule.document)
     return element("div", "".join(parts), class_="rk-rule", id=number if anchor else None, lang=rule.lang,
                    data_document=rule.document)

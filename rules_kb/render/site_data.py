@@ -20,8 +20,8 @@ from rules_kb.numbers import RuleNumber
 
 GAMES = ("dm", "mtg")
 LANGS = ("ja", "en")
-# Versions that are releases of the rules (compared with the newest); change notices and
-# dated paragraphs are compared with their neighbours only.
+# Versions that are releases of the rules: adjacent ones get a diff page even with change
+# notices between them.
 RELEASE_KINDS = {"full", "excerpt"}
 
 
@@ -46,7 +46,7 @@ class SiteData:
     children: dict[tuple[str, RuleNumber | None], list[RuleNumber]] = field(default_factory=dict)
     diff_rows: dict[tuple[str, str, str, str], dict[str, str]] = field(default_factory=dict)
     """Filled by the diff pages (generated before rule pages): per version pair, each changed
-    number (old or new side) → the section page of the diff that shows it."""
+    number (old or new side) → the chapter page of the diff that shows it."""
     units: Units | None = None
     digests: dict[tuple[str, str, str], str] = field(default_factory=dict)
 
@@ -66,11 +66,13 @@ class SiteData:
         return [label for label in self.catalog.version_labels(game, lang) if self.catalog.rules_in(game, lang, label)]
 
     def diff_pairs(self, game: str, lang: str) -> list[tuple[str, str]]:
-        """Pairs that get diff pages: adjacent versions (with texts), then each older release against the newest."""
+        """Pairs that get diff pages: adjacent versions (with texts), then adjacent releases (rulebooks
+        and their excerpts) where change notices lie between them (Duel Masters 1.38 → 1.48). Every other
+        pair is compared in the browser: pre-building each release against the newest cost a page
+        per changed section per release, all rebuilt on every release (``docs/url-scheme.md``)."""
         labels = self.labels_with_texts(game, lang)
-        releases = [label for label in labels[:-2] if self.catalog.versions[(game, lang, label)].kinds & RELEASE_KINDS]
-        pairs = list(pairwise(labels)) + [(label, labels[-1]) for label in releases]
-        return list(dict.fromkeys(pairs))
+        releases = [label for label in labels if self.catalog.versions[(game, lang, label)].kinds & RELEASE_KINDS]
+        return list(dict.fromkeys([*pairwise(labels), *pairwise(releases)]))
 
     def diff_link(self, game: str, lang: str, old: str, new: str, number: RuleNumber) -> str | None:
         """The diff page row showing ``number`` changed between two versions, if one was generated."""

@@ -128,7 +128,7 @@ def _row_text(row: RowChange) -> str:
 def history_record(knowledge: Knowledge, number: RuleNumber, game: str | None = None,
                    lang: str | None = None) -> dict:
     """Every text of a number with its era flag, the documents about it and its renumbering trail:
-    what ``history --json`` prints and what the site's ``/api/{game}/rule/{rule}.json`` holds."""
+    what ``history --json`` prints (the site folds runs of identical texts: ``render/api.py``)."""
     from rules_kb.ask.query import documents_about, era_starts, history, renumbering_of
 
     texts = history(knowledge, number, game, lang)

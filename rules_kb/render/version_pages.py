@@ -1,9 +1,11 @@
-"""Version-pinned pages: one page per section of each version (``/dm/ja/1.38/507/``), the
-contents of each version (``/dm/ja/1.38/``) and each game's timeline (``/dm/``).
+"""Version-pinned pages: one page per chapter of each version (``/dm/ja/1.38/5/``, sections
+500-599), the contents of each version (``/dm/ja/1.38/``) and each game's timeline (``/dm/``).
 
-A rule's ``id`` on its section page is its number, so ``…/507/#507.2a`` is the pinned
-permalink. When several documents give the same version of a number (an excerpt and a
-whole rulebook), the first (manifest order) carries the ``id`` and the others follow it.
+A rule's ``id`` on its chapter page is its number, so ``…/5/#507.2a`` is the pinned
+permalink; each section heading carries ``id="s507"``. A chapter rather than a section per
+page keeps the whole Magic history within a free host's file count (``docs/url-scheme.md``).
+When several documents give the same version of a number (an excerpt and a whole rulebook),
+the first (manifest order) carries the ``id`` and the others follow it.
 """
 
 from __future__ import annotations
@@ -22,11 +24,11 @@ from rules_kb.render.whats_new_pages import whats_new_links
 KIND_LABEL = {"full": "complete rulebook", "excerpt": "excerpt", "change-notice": "change notice",
               "dated-paragraph": "dated paragraphs", "contents": "contents only", "mentioned": "mentioned only"}
 LABELS = {
-    "ja": {"version": "版", "sections": "セクション", "rules": "ルール数", "previous": "前のセクション",
-           "next": "次のセクション", "contents": "目次",
+    "ja": {"version": "版", "sections": "セクション", "rules": "ルール数", "previous": "前の章",
+           "next": "次の章", "contents": "目次",
            "partial": "部分的な版: ここにないルールは不明であり、削除ではありません"},
-    "en": {"version": "version", "sections": "sections", "rules": "rules", "previous": "previous section",
-           "next": "next section", "contents": "contents",
+    "en": {"version": "version", "sections": "sections", "rules": "rules", "previous": "previous chapter",
+           "next": "next chapter", "contents": "contents",
            "partial": "partial version: a rule absent here is unknown, not removed"},
 }
 
@@ -44,38 +46,57 @@ def version_summary(site: SiteData, game: str, lang: str, label: str) -> str:
     return f"{date}{kinds}; from {', '.join(info.documents)}"
 
 
-def section_pages(site: SiteData) -> Iterator[Page]:
+Sections = list[tuple[str, list[RuleNumber]]]
+
+
+def chapters_of(site: SiteData, game: str, lang: str, label: str) -> list[tuple[str, Sections]]:
+    """The version's sections grouped by the chapter page they live on, in order."""
+    sections = sections_of(site, game, lang, label)
+    return [(chapter, list(group)) for chapter, group in groupby(sections, key=lambda s: str(int(s[0]) // 100))]
+
+
+def section_anchor(section: str) -> str:
+    """The ``id`` of a section's heading on its chapter page (a rule number never starts with ``s``)."""
+    return f"s{section}"
+
+
+def chapter_pages(site: SiteData) -> Iterator[Page]:
     for game in GAMES:
         for lang in LANGS:
             for label in site.labels_with_texts(game, lang):
-                sections = sections_of(site, game, lang, label)
-                for i, (section, numbers) in enumerate(sections):
-                    before = sections[i - 1][0] if i else None
-                    after = sections[i + 1][0] if i + 1 < len(sections) else None
-                    yield _section_page(site, game, lang, label, section, numbers, before, after)
+                chapters = chapters_of(site, game, lang, label)
+                for i, (chapter, sections) in enumerate(chapters):
+                    before = chapters[i - 1][0] if i else None
+                    after = chapters[i + 1][0] if i + 1 < len(chapters) else None
+                    yield _chapter_page(site, game, lang, label, chapter, sections, before, after)
 
 
-def _section_page(site: SiteData, game: str, lang: str, label: str, section: str, numbers: list[RuleNumber],
-                  before: str | None, after: str | None) -> Page:
-    path = links.section_page(game, lang, label, section)
+def _chapter_page(site: SiteData, game: str, lang: str, label: str, chapter: str,
+                  sections: list[tuple[str, list[RuleNumber]]], before: str | None, after: str | None) -> Page:
+    path = links.chapter_page(game, lang, label, chapter)
     words = LABELS[lang]
     info = site.catalog.versions[(game, lang, label)]
+    rules = site.catalog.rules_in(game, lang, label)
     nav = [link(path, links.version_page(game, lang, label), f"{words['contents']} ({label})")]
     if before:
-        nav.append(link(path, links.section_page(game, lang, label, before), f"← {before}", rel="prev"))
+        nav.append(link(path, links.chapter_page(game, lang, label, before), f"← {before}00", rel="prev"))
     if after:
-        nav.append(link(path, links.section_page(game, lang, label, after), f"{after} →", rel="next"))
-    parts = [element("h1", esc(f"{GAME_NAMES[game]} {LANG_NAMES[lang]} {label}: {section}")),
+        nav.append(link(path, links.chapter_page(game, lang, label, after), f"{after}00 →", rel="next"))
+    span = f"{sections[0][0]}–{sections[-1][0]}" if len(sections) > 1 else sections[0][0]
+    parts = [element("h1", esc(f"{GAME_NAMES[game]} {LANG_NAMES[lang]} {label}: {span}")),
              element("p", " · ".join(nav), class_="rk-nav"),
              element("p", esc(version_summary(site, game, lang, label)), class_="rk-meta")]
     if not info.complete:
         parts.append(element("p", esc(words["partial"]), class_="rk-partial"))
-    for number in numbers:
-        texts = site.catalog.rules_in(game, lang, label)[number]
-        for i, text in enumerate(texts):
-            parts.append(rule_text_html(site, path, text, anchor=i == 0))
-    body = element("div", "".join(parts), class_="rk-page rk-section", lang=lang)
-    return Page(path, f"{game} {lang} {label} {section}", body)
+    documents = info.documents
+    for section, numbers in sections:
+        parts.append(element("span", "", id=section_anchor(section), class_="rk-anchor"))
+        for number in numbers:
+            for i, text in enumerate(rules[number]):
+                parts.append(rule_text_html(site, path, text, anchor=i == 0, compact=documents[0]))
+    body = element("div", "".join(parts), class_="rk-page rk-section rk-chapter", lang=lang,
+                   data_document=documents[0])
+    return Page(path, f"{game} {lang} {label} {span}", body)
 
 
 def version_pages(site: SiteData) -> Iterator[Page]:
@@ -94,7 +115,8 @@ def _version_page(site: SiteData, game: str, lang: str, label: str, labels: list
     for section, numbers in sections_of(site, game, lang, label):
         head = rules.get(RuleNumber(int(section)))
         title = head[0].title or head[0].text if head else ""
-        items.append(element("li", link(path, links.section_page(game, lang, label, section), section)
+        target = f"{links.chapter_page(game, lang, label, str(int(section) // 100))}#{section_anchor(section)}"
+        items.append(element("li", link(path, target, section)
                              + (" " + element("span", esc(title[:120]), lang=lang) if title else "")
                              + f" ({len(numbers)})"))
     parts = [element("h1", esc(f"{GAME_NAMES[game]} {LANG_NAMES[lang]} {label}")),

@@ -39,6 +39,7 @@ from rules_kb.render.output import (
 from rules_kb.render.site_data import SiteData, load_site_data
 from rules_kb.render.whats_new_pages import write_feeds
 from rules_kb.search.index import write_search_index
+from rules_kb.site.notfound import fix_not_found_page
 from rules_kb.site.frame import Frame, framed_html, take_frames, write_frame_sources
 from rules_kb.site.pages import MKDOCS_GENERATORS, PAGE_GENERATORS
 from rules_kb.site.reuse import MANIFEST as UNITS
@@ -96,6 +97,7 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
         clock = time.perf_counter()
         for writer in EXTRA_WRITERS:
             writer(knowledge, staging)
+        fix_not_found_page(staging)
         seconds["writers"] = time.perf_counter() - clock
         replace_folder(staging, out, UNITS)
     except OSError as exc:  # a full disk or a file-size limit while copying or writing into the work folders

@@ -17,7 +17,7 @@ from rules_kb.render.notice_pages import notice_pages
 from rules_kb.render.rule_pages import rule_pages
 from rules_kb.render.site_data import SiteData
 from rules_kb.render.story_pages import story_pages
-from rules_kb.render.version_pages import game_pages, section_pages, version_pages
+from rules_kb.render.version_pages import chapter_pages, game_pages, version_pages
 from rules_kb.render.whats_new_pages import whats_new_pages
 
 Generator = Callable[[SiteData], Iterable[Page]]
@@ -26,7 +26,7 @@ MKDOCS_GENERATORS: tuple[Generator, ...] = (game_pages,)  # /dm/ and /mtg/, in t
 
 PAGE_GENERATORS: tuple[Generator, ...] = (
     version_pages,
-    section_pages,
+    chapter_pages,
     diff_pages,  # before rule_pages: it records which rows it shows, for their links
     rule_pages,
     story_pages,

@@ -16,7 +16,7 @@
   var summary = document.getElementById("rk-compare-summary");
   var results = document.getElementById("rk-compare-results");
   var siteRoot = new URL(form.dataset.root, document.baseURI);
-  var pinned = JSON.parse(form.dataset.pinned);      // lang -> label -> template with {section}, {anchor}
+  var pinned = JSON.parse(form.dataset.pinned);      // lang -> label -> template with {chapter}, {anchor}
   var rulePage = form.dataset.rulePage;               // template with {anchor}
   var diffPages = JSON.parse(form.dataset.diffs);     // lang -> "old..new" -> root path of the pre-built diff
   var fields = {lang: form.elements.lang, old: form.elements.old, "new": form.elements["new"], rule: form.elements.rule};
@@ -34,6 +34,21 @@
       }));
     }
     return files.get(rootPath);
+  }
+
+  // A version file either holds every rule, or names its "base_api" and holds only what differs
+  // from it ("rules" overlaid, "removed" dropped): rules_kb/render/api.py writes every 8th whole.
+  function fetchVersion(rootPath) {
+    return fetchJson(rootPath).then(function (record) {
+      if (!record.base_api) return record;
+      return fetchJson(record.base_api).then(function (base) {
+        var rules = {}, gone = {};
+        record.removed.forEach(function (n) { gone[n] = true; });
+        Object.keys(base.rules).forEach(function (n) { if (!gone[n]) rules[n] = base.rules[n]; });
+        Object.keys(record.rules).forEach(function (n) { rules[n] = record.rules[n]; });
+        return {game: record.game, lang: record.lang, version: record.version, rules: rules};
+      });
+    });
   }
 
   // --- rule numbers: 100 < 100.1 < 100.1a < 100.2 < 100.10 (object keys do not keep this order)
@@ -151,8 +166,8 @@
     return node;
   }
   function fill(template, number) {
-    var section = ("00" + numberKey(number)[0]).slice(-3);
-    return url(template.split("{section}").join(section).split("{anchor}").join(number));
+    var chapter = String(Math.floor(numberKey(number)[0] / 100));
+    return url(template.split("{chapter}").join(chapter).split("{anchor}").join(number));
   }
   function whole(rule) { return [rule.title, rule.text].filter(Boolean).join(" "); }
   function diffNode(oldText, newText, lang, cls) {
@@ -300,7 +315,7 @@
     var oldInfo = info(choice.lang, choice.old), newInfo = info(choice.lang, choice["new"]);
     if (!oldInfo || !newInfo) { status.textContent = "choose two versions"; return; }
     status.textContent = "loading " + choice.old + " and " + choice["new"] + " …";
-    Promise.all([fetchJson(oldInfo.api), fetchJson(newInfo.api)]).then(function (data) {
+    Promise.all([fetchVersion(oldInfo.api), fetchVersion(newInfo.api)]).then(function (data) {
       if (mine !== run) return;
       compare(choice, data[0], data[1]);
       status.textContent = choice.lang + ": " + choice.old + " → " + choice["new"];

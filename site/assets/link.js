@@ -238,7 +238,7 @@
       numbers: new Set(row.numbers.map((i) => data.games[row.game].numbers[i])),
     }));
     const ofGame = (game) => versions.filter((v) => v.game === game);
-    const fill = (template, n) => template.replace("{section}", String(n.section).padStart(3, "0"))
+    const fill = (template, n) => template.replace("{chapter}", String(Math.floor(n.section / 100)))
       .replace("{anchor}", show(n));
 
     function resolve(reference, options) {

@@ -25,6 +25,25 @@
     });
   });
 
+  // A chapter page holds thousands of rules: their copy buttons are made here, not shipped in the HTML.
+  function button(label, target, title) {
+    var node = document.createElement("button");
+    node.type = "button";
+    node.className = "rk-copy";
+    node.textContent = label;
+    node.title = title;
+    node.setAttribute("data-copy", target);
+    return node;
+  }
+  document.querySelectorAll(".rk-chapter .rk-rule[id] > .rk-head").forEach(function (head) {
+    var number = head.querySelector("a.rk-num");
+    var copies = document.createElement("span");
+    copies.className = "rk-copies";
+    copies.appendChild(button("copy pinned link", "#" + head.parentNode.id, "copy this version's permalink"));
+    if (number) copies.appendChild(button("copy rule link", number.getAttribute("href"), "copy the version-independent permalink"));
+    head.appendChild(copies);
+  });
+
   var hide = document.getElementById("rk-hide-editorial");
   if (hide) {
     var apply = function () { document.body.classList.toggle("rk-hide-editorial", hide.checked); };
