@@ -72,7 +72,7 @@ def test_forgiving_game_and_language_spellings(search_cli):
     code, out, err = search_cli("declares blockers", "--game", "MAGIC", "--lang", "english", "--limit", "1")
     assert (code, err) == (0, "")
     # 2009-07-08 renumbered Declare Blockers: 309.2 became 509.1 (both releases read in corpus/mtg/).
-    assert out.splitlines()[0] == "509.1  mtg en 2009-07-08  /mtg/en/2009-07-08/509/#509.1"
+    assert out.splitlines()[0] == "509.1  mtg en 2009-07-08  /mtg/en/2009-07-08/5/#509.1"
     assert out.splitlines()[1] == "    was 309.2 until 2009-07-08"
     assert search_cli("declares blockers", "--game", "magic", "--limit", "1")[1] == out
     code, _, err = search_cli("x", "--game", "pokemon")
