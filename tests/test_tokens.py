@@ -102,7 +102,7 @@ def test_english_underscored_italics_of_the_2008_rules():
 
 def test_normalize_for_search_drops_punctuation_and_folds():
     assert normalize_for_search("The Non-Active player’s creature.", "en") == "the non active player's creature"
-    # Inflections share the lemma (DESIGN §7: ブロックした must find ブロックされた).
+    # Inflections share the lemma (a search for ブロックした must find ブロックされた).
     assert normalize_for_search("ブロックした", "ja") == "ブロック 為る た"
     assert normalize_for_search("ブロックされた", "ja") == "ブロック 為る れる た"
     assert normalize_for_search("非ターン・プレイヤー", "ja") == normalize_for_search("非ターン・プレーヤー", "ja")

@@ -1,1 +1,1 @@
-"""The knowledge store: one SQLite file that lookups read without loading everything (DESIGN §9)."""
+"""The knowledge store: one SQLite file that lookups read without loading everything (docs/store.md)."""
