@@ -111,3 +111,34 @@ def test_a_cache_file_is_readable_by_others_and_clears_what_a_killed_writer_left
         os.umask(previous)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["entry.json"]
     assert (tmp_path / "entry.json").stat().st_mode & 0o777 == 0o644
+
+
+def test_a_damaged_store_in_a_read_only_cache_is_one_line_naming_the_store(tmp_path, monkeypatch, capsys):
+    """Before: the rebuild's error named a temporary file that never existed. A read-only folder is
+    simulated (the suite runs as root, for whom permissions do not hold) by the folder refusing new files."""
+    import errno
+    import tempfile
+
+    from rules_kb import cli
+    from rules_kb.ask.stored import store_path
+    from rules_kb.cli import common
+
+    corpus = small_corpus(tmp_path / "corpus", DM_SEEDS)
+    cache = tmp_path / "cache"
+    monkeypatch.setattr(common, "DEFAULT_CACHE", cache)
+    argv = ["--corpus", str(corpus), "show", "507.2a", "--game", "dm", "--lang", "ja"]
+    assert cli.main(argv) == 0
+    capsys.readouterr()
+    path = store_path(corpus, cache)
+    path.write_bytes(b"Z" * 100 + path.read_bytes()[100:])  # the SQLite header overwritten
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr(tempfile, "mkstemp", read_only)
+    assert cli.main(argv) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines() == [
+        f"warning: {path} is damaged (not an SQLite file); rebuilding it",
+        f"Error: {path}: cannot write: Read-only file system in {cache} (RULES_KB_CACHE can name a writable folder)"]

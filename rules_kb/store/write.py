@@ -69,8 +69,12 @@ def _insert(db: sqlite3.Connection, table: str, rows, chunk: int = 50_000) -> in
 
 def write_store(path: Path, catalog: Catalog, graph, alignments: list[Alignment], meta: dict[str, object]) -> None:
     """Write every table to a temporary file beside ``path``, then rename it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".store-", suffix=".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".store-", suffix=".tmp")
+    except OSError as exc:  # a read-only cache folder: name the store and the way out, not a temporary name
+        raise OutputError(str(path), f"{exc.strerror or exc} in {path.parent} (RULES_KB_CACHE can name a writable "
+                          "folder)") from None
     os.close(handle)
     try:
         db = sqlite3.connect(temporary, isolation_level=None)
