@@ -86,10 +86,15 @@ def glossary_pages(site: SiteData) -> Iterator[Page]:
     histories = term_histories(by_version)
     names = {(g, lg): {h.term.casefold(): slug for (gg, lgg, slug), h in histories.items() if (gg, lgg) == (g, lg)}
              for g, lg, _ in histories}
-    for (game, lang, version), entries in by_version.items():
-        yield version_glossary_page(site, game, lang, version, entries, names.get((game, lang), {}))
+    # One whole glossary page per game and language, of its newest version: 114 Magic glossaries of
+    # ~170 kB each were 20 MB of the site's 300 MB budget, and every older wording of every entry is
+    # on its term page, with the versions that print it and the diff from the wording before.
+    newest = {(game, lang): version for game, lang, version in by_version}  # catalog order: the last wins
+    for (game, lang), version in newest.items():
+        yield version_glossary_page(site, game, lang, version, by_version[game, lang, version],
+                                    names.get((game, lang), {}))
     for (game, lang, _), history in histories.items():
-        yield term_page(site, history, names.get((game, lang), {}))
+        yield term_page(site, history, names.get((game, lang), {}), newest[game, lang])
 
 
 def version_glossary_page(site: SiteData, game: str, lang: str, version: str, entries: list[Entry],
@@ -116,7 +121,8 @@ def _first_with(entries: list[Entry], letter: str) -> str:
     return next(e.term for e in entries if e.term[:1].upper() == letter)
 
 
-def term_page(site: SiteData, history: TermHistory, names: dict[str, str]) -> Page:
+def term_page(site: SiteData, history: TermHistory, names: dict[str, str], paged: str) -> Page:
+    """Every wording of one term, newest first; ``paged`` is the version whose whole glossary has a page."""
     game, lang = history.game, history.lang
     path = links.term_page(game, lang, history.term)
     runs = history.wordings()
@@ -127,7 +133,7 @@ def term_page(site: SiteData, history: TermHistory, names: dict[str, str]) -> Pa
     wordings = f"{len(runs)} wording{'s' if len(runs) > 1 else ''}"
     parts = [element("h1", esc(history.term)),
              element("p", esc(f"{GAME_NAMES[game]} {LANG_NAMES[lang]} glossary · {span} · {wordings} · ")
-                     + link(path, links.glossary_page(game, lang, newest.version), f"glossary of {newest.version}"),
+                     + link(path, links.glossary_page(game, lang, paged), f"glossary of {paged}"),
                      class_="rk-nav"),
              element("div", definition_html(site, path, game, lang, newest.version, newest.definition, names),
                      class_="rk-text rk-term-definition", lang=lang)]
@@ -135,7 +141,10 @@ def term_page(site: SiteData, history: TermHistory, names: dict[str, str]) -> Pa
     for index, run in enumerate(reversed(runs)):  # newest wording first
         first, last = run[0], run[-1]
         span = first.version if len(run) == 1 else f"{first.version} to {last.version} ({len(run)} versions)"
-        head = link(path, links.glossary_page(game, lang, first.version) + f"#{links.term_slug(first.term)}", span)
+        # Only the newest version has a whole glossary page; an older wording links its version's contents.
+        target = (links.glossary_page(game, lang, last.version) + f"#{links.term_slug(last.term)}"
+                  if last.version == paged else links.version_page(game, lang, first.version))
+        head = link(path, target, span)
         body = definition_html(site, path, game, lang, last.version, last.definition, names)
         before = runs[len(runs) - index - 2] if index < len(runs) - 1 else None
         change = ""
