@@ -393,8 +393,19 @@ def _children_followed(old_section: RuleNumber, new_section: RuleNumber, alignme
 
 
 SPLIT_CONTAINMENT = 0.75
+# A split claims the old text lives on in its targets: at least this share of its words
+# (IDF-weighted) must be found there, not one boilerplate sentence ("This turn-based action
+# doesn't use the stack.") of a rule whose substance was dropped (2024's 509.2, 509.3).
+SPLIT_COVERAGE = 0.4
 SPLIT_ELSEWHERE = 0.95
 _SENTENCE_END = re.compile(r"(?<=[.!?。])\s*(?=\S)")
+
+
+def content_share(old: frozenset[str], targets: list[frozenset[str]], idf: dict[str, float]) -> float:
+    """The IDF-weighted share of ``old``'s tokens found in the union of ``targets``."""
+    found = frozenset().union(*targets)
+    total = math.fsum(idf.get(t, 0.0) for t in old)
+    return math.fsum(idf.get(t, 0.0) for t in old & found) / total if total else 1.0
 
 
 def _find_splits(alignment: Alignment, old: dict, new: dict, left: set, vectors: Vectors, lang: str) -> None:
@@ -410,7 +421,6 @@ def _find_splits(alignment: Alignment, old: dict, new: dict, left: set, vectors:
     for number in sorted(left):
         home = sections.get(number.section, number.section)
         targets: list[RuleNumber] = []
-        scores = []
         for sentence in _SENTENCE_END.split(comparable_text(old[number])):
             tokens = {t.normalized for t in tokenize(sentence, lang) if any(c.isalnum() for c in t.normalized)}
             if len(tokens) < 4:
@@ -423,11 +433,11 @@ def _find_splits(alignment: Alignment, old: dict, new: dict, left: set, vectors:
                 at_home = candidate.section == home
                 if score >= (SPLIT_CONTAINMENT if at_home else SPLIT_ELSEWHERE) and (at_home, score) > best_key:
                     best, best_key = candidate, (at_home, score)
-            if best is not None:
-                best_score = best_key[1]
-                scores.append(best_score)
-                if best not in targets:
-                    targets.append(best)
-        if targets:
+            if best is not None and best not in targets:
+                targets.append(best)
+        if not targets:
+            continue
+        coverage = content_share(vectors.old[number], [vectors.new[t] for t in targets], vectors.idf)
+        if coverage >= SPLIT_COVERAGE:
             left.discard(number)
-            alignment.pairs.append(Pair(SPLIT, old[number], None, min(scores), targets=tuple(targets)))
+            alignment.pairs.append(Pair(SPLIT, old[number], None, coverage, targets=tuple(targets)))
