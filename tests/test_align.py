@@ -248,3 +248,36 @@ def test_composing_with_the_rest_of_the_chain_equals_composing_every_step(knowle
         assert composed.notes == stepwise.notes
         compared += 1
     assert compared >= 7  # of the nine Magic releases alone, seven are two or more steps from the newest
+
+
+def test_damage_assignment_order_removed_in_2024_is_removed_not_split(knowledge):
+    """2024-11-08 dropped damage assignment order: 2019-05-03's 509.2 and 509.3 announced it.
+    Their one sentence "This turn-based action doesn't use the stack." is also in 500.4, but
+    the rest of them is nowhere: removed, not "split into 500.4"."""
+    alignment = align_versions(knowledge.catalog, "mtg", "en", "2019-05-03", "2024-11-08", within=Scope(chapter=5))
+    for number in ("509.2", "509.3", "509.2a", "509.3a"):
+        pair = alignment.pair_for_old(R(number))
+        assert pair.kind == "removed" and not pair.targets, number
+    assert not [p for p in alignment.pairs if p.kind == "split" and R("500.4") in p.targets]
+
+
+def test_a_split_claims_most_of_the_old_words(knowledge):
+    """Every split of the 2009 renumbering names targets holding at least SPLIT_COVERAGE of its words."""
+    from rules_kb.compare.align import SPLIT_COVERAGE
+    alignment = align_versions(knowledge.catalog, "mtg", "en", "2009-05-01", "2009-07-08")
+    splits = [p for p in alignment.pairs if p.kind == "split"]
+    assert splits and min(p.similarity for p in splits) >= SPLIT_COVERAGE
+
+
+def test_a_step_renumbered_by_its_ordinal_is_not_substantive(knowledge):
+    """2024's 502.3 "Third, the active player determines which permanents ... untap" was 502.2
+    "Second, ..." in 2019-05-03: a day/night step was inserted before it, nothing else changed."""
+    comparison = compare_versions(knowledge.catalog, "mtg", "en", "2019-05-03", "2024-11-08",
+                                  within=Scope(chapter=5))
+    row = next(r for r in comparison.rows if r.pair.old_number == R("502.2"))
+    assert str(row.pair.new_number) == "502.3" and row.kind == "moved"
+    assert row.text_class == "renumbered-reference" and not row.substantive
+    ordinal_and_reference = next(r for r in comparison.rows if r.pair.old_number == R("509.4"))
+    assert ordinal_and_reference.text_class == "renumbered-reference"  # Fourth -> Second, rule 116 -> 117
+    rewritten = next(r for r in comparison.rows if r.pair.old_number == R("509.7"))
+    assert rewritten.text_class == "substantive"  # lost its damage-assignment-order clause

@@ -278,3 +278,14 @@ def test_defects_in_a_small_text_become_anomalies_not_crashes():
 def test_text_of_another_format_is_refused():
     with pytest.raises(ParseError):
         dm_rulebook.parse("507.1. The nonactive player declares blockers.\nAdvertisement\n", meta_for("english"))
+
+
+def test_a_rule_longer_than_any_real_one_is_reported():
+    """Rules run together (numbers the parser missed) make one huge text; it must not pass silently."""
+    (meta,) = [m for m in load_manifest(CORPUS) if m.id == DOC]
+    text = decode_document(read_document_bytes(CORPUS, meta), meta.file).text
+    at = text.index("\n", text.index("\n507.2a. ") + 1)
+    parsed = dm_rulebook.parse(text[:at] + "\nブロックされたクリーチャーは攻撃を続けます" * 20000 + text[at:], meta)
+    (anomaly,) = [a for a in parsed.anomalies if a.code == "overlong-rule"]
+    assert anomaly.message == "rule 507.2a is 420,126 characters long, more than any real rule (10,000)"
+    assert not [a for a in dm_rulebook.parse(text, meta).anomalies if a.code == "overlong-rule"]

@@ -101,3 +101,52 @@ def test_a_rule_longer_than_any_real_one_is_reported():
 def test_the_real_release_has_none_of_these_anomalies(original):
     assert not codes(original) & {"odd-number-characters", "overlong-number", "text-after-heading",
                                   "unexpected-back-matter", "overlong-rule"}
+
+
+SEPARATORS = {"em space": "\u2003", "en space": "\u2002", "thin space": "\u2009", "VT": "\x0b", "FF": "\x0c",
+              "FS": "\x1c", "NEL": "\x85", "line separator": "\u2028", "paragraph separator": "\u2029"}
+
+
+@pytest.mark.parametrize("separator", SEPARATORS.values(), ids=SEPARATORS.keys())
+def test_any_whitespace_between_number_and_text_starts_the_rule(original, separator):
+    """509.1a must stay 509.1a, not the tail of 509.1, whatever whitespace follows its number."""
+    old = "\n509.1a The defending player chooses"
+    parsed = parsed_complete(TEXT.replace(old, old.replace(" ", separator, 1), 1))
+    assert rules_of(parsed) == rules_of(original)
+    anomaly = next(a for a in parsed.anomalies if a.code == "odd-separator")
+    assert anomaly.position == TEXT.index(old) + 1
+    assert "numbering-gap" not in codes(parsed)
+
+
+def test_a_glossary_heading_framed_by_dashes_starts_the_glossary(original):
+    """The 1999 releases print the heading between lines of dashes; the glossary must not become
+    the last rule's text."""
+    heading = TEXT.index("\n\nGlossary\n\n", TEXT.index("\nGlossary\n") + 1)
+    framed = TEXT[:heading] + "\n\n--------\nGlossary\n--------\n\n" + TEXT[heading + len("\n\nGlossary\n\n"):]
+    parsed = parsed_complete(framed)
+    assert rules_of(parsed) == rules_of(original)
+    assert [t.term for t in parsed.terms] == [t.term for t in original.terms] and len(parsed.terms) > 600
+    assert [r.text for r in parsed.residue if r.kind == "chrome"].count("--------") == 2
+
+
+def test_a_release_cut_inside_the_glossary_is_truncated_and_says_where():
+    end = TEXT.index("Banding is a keyword ability that modifies") + len("Banding is a keyword ability that modifies")
+    parsed = parsed_complete(TEXT[:end])
+    (anomaly,) = [a for a in parsed.anomalies if a.code == "truncated"]
+    assert anomaly.position == end
+    assert "in the glossary" in anomaly.message and "'nding is a keyword ability that modifies'" in anomaly.message
+
+
+def test_a_release_cut_inside_a_rule_names_the_rule_and_the_place():
+    end = TEXT.index("\n509.1a The defending player cho") + len("\n509.1a The defending player cho")
+    parsed = parsed_complete(TEXT[:end])
+    (anomaly,) = [a for a in parsed.anomalies if a.code == "truncated"]
+    assert f"mid-sentence at character {end}: '509.1a The defending player cho'" in anomaly.message
+    assert "rule 509.1a is marked truncated" in anomaly.decision
+    assert parsed.rules[-1].truncated and str(parsed.rules[-1].number) == "509.1a"
+
+
+def test_no_corpus_release_has_a_rule_longer_than_the_longest_real_one():
+    """205.3m (the creature types, 2,683 characters in 2024-11-08) is the longest real rule text."""
+    from rules_kb.sources.common import LONGEST_RULE
+    assert max(len(r.text) for r in parse(TEXT, META).rules) == 2683 < LONGEST_RULE

@@ -173,8 +173,9 @@ def align_pair(catalog: Catalog, game: str, lang: str, old_label: str, new_label
     _match_in_place(alignment, old, new, left, right, vectors)
     _match_moves(alignment, old, new, left, right, vectors)
     _match_rewritten(alignment, old, new, left, right, vectors)
+    _match_within_sections(alignment, old, new, left, right, vectors)
     if alignment.new_complete:
-        _find_splits(alignment, old, new, left, vectors, lang)
+        _find_splits(alignment, old, new, left, right, vectors, lang)
     for number in sorted(left):
         if alignment.new_complete:
             alignment.pairs.append(Pair(REMOVED, old[number], None, 0.0))
@@ -353,6 +354,57 @@ def _match_rewritten(alignment: Alignment, old: dict, new: dict, left: set, righ
         _place_at_expected(alignment, old, new, left, right, vectors, depth, mapped, plausible)
 
 
+def _match_within_sections(alignment: Alignment, old: dict, new: dict, left: set, right: set,
+                           vectors: Vectors) -> None:
+    """A rule rewritten inside its own section, under another number, is still that rule when it
+    and a new rule of the same depth are each other's best remaining match there.
+
+    2016 rewrote the steps of each turn-based section: 504.3 "Third, the active player gets
+    priority. Players may cast spells ..." became 504.2 "Second, the active player gets
+    priority. (See rule 116 ...)": too little in common for a move anywhere, but nothing else
+    in section 504 is closer to either of them.
+    """
+    sections = {p.old_number.section: p.new_number.section for p in alignment.pairs
+                if p.old is not None and p.new is not None and p.old_number.depth == 0}
+    olds_by_place: dict[tuple[int, int], list[RuleNumber]] = {}
+    news_by_place: dict[tuple[int, int], list[RuleNumber]] = {}
+    for number in sorted(left):
+        if number.depth > 0:
+            olds_by_place.setdefault((sections.get(number.section, number.section), number.depth), []).append(number)
+    for number in sorted(right):
+        news_by_place.setdefault((number.section, number.depth), []).append(number)
+
+    def best(number: RuleNumber, pool: list[RuleNumber], score) -> tuple[float, RuleNumber] | None:
+        scored = [(score(candidate), candidate) for candidate in pool]
+        return min(scored, key=lambda sc: (-sc[0], sc[1].sort_key()), default=None)
+
+    chosen = []
+    for place, numbers in sorted(olds_by_place.items()):
+        for number in numbers:
+            found = best(number, news_by_place.get(place, []), lambda c, n=number: vectors.similarity(n, c))
+            if found is None or found[0] <= REWRITTEN_THRESHOLD:
+                continue
+            similarity, target = found
+            rival = best(target, numbers, lambda o, t=target: vectors.similarity(o, t))
+            if rival[1] == number and _reworded(vectors, number, target):
+                chosen.append((number, target, similarity))
+    for number, target, similarity in chosen:
+        left.discard(number)
+        right.discard(target)
+        alignment.pairs.append(Pair(_placement(old[number], new[target]), old[number], new[target], similarity))
+
+
+SECTION_SHARE = 0.3  # of the old words found in the new rule: 0.31-0.38 in 2016's rewritten steps
+FRAGMENT_SHARE = 0.6  # of the new words found in the old rule: above, the new rule is a piece of a split
+
+
+def _reworded(vectors: Vectors, old: RuleNumber, new: RuleNumber) -> bool:
+    """Whether ``new`` rewords ``old`` rather than holding one piece of it (2009's 309.1 -> 509.4
+    is one of the three rules 309.1 was split into: 0.73 of 509.4's words are in 309.1)."""
+    return (content_share(vectors.old[old], [vectors.new[new]], vectors.idf) >= SECTION_SHARE
+            and content_share(vectors.new[new], [vectors.old[old]], vectors.idf) < FRAGMENT_SHARE)
+
+
 def _match_moves(alignment: Alignment, old: dict, new: dict, left: set, right: set, vectors: Vectors,
                  only_depth: int | None = None) -> None:
     scored = []
@@ -393,11 +445,30 @@ def _children_followed(old_section: RuleNumber, new_section: RuleNumber, alignme
 
 
 SPLIT_CONTAINMENT = 0.75
+# A split claims the old text lives on in its targets: at least this share of its words
+# (IDF-weighted) must be found there, not one boilerplate sentence ("This turn-based action
+# doesn't use the stack.") of a rule whose substance was dropped (2024's 509.2, 509.3).
+SPLIT_COVERAGE = 0.4
+# When every sentence went to one new rule of the same section that continues no other rule and
+# holds this share of the old words, it is that rule reworded (2016: 508.2 -> 508.2b), a move.
+REWORDED_COVERAGE = 0.6
+# With no target in its own section, more must be found: 2016 dropped 505.4 "Second, any abilities
+# that trigger at the beginning of the main phase go on the stack", whose words are mostly in the
+# general triggered-ability rule 112.3c (0.54), as were 507.2's (0.58) and 511.1's (0.61).
+SPLIT_AWAY_COVERAGE = 0.75
 SPLIT_ELSEWHERE = 0.95
 _SENTENCE_END = re.compile(r"(?<=[.!?。])\s*(?=\S)")
 
 
-def _find_splits(alignment: Alignment, old: dict, new: dict, left: set, vectors: Vectors, lang: str) -> None:
+def content_share(old: frozenset[str], targets: list[frozenset[str]], idf: dict[str, float]) -> float:
+    """The IDF-weighted share of ``old``'s tokens found in the union of ``targets``."""
+    found = frozenset().union(*targets)
+    total = math.fsum(idf.get(t, 0.0) for t in old)
+    return math.fsum(idf.get(t, 0.0) for t in old & found) / total if total else 1.0
+
+
+def _find_splits(alignment: Alignment, old: dict, new: dict, left: set, right: set, vectors: Vectors,
+                 lang: str) -> None:
     """Old rules nobody continues whose sentences live on in other new rules.
 
     Each sentence of four or more words is looked up among all new rules; it is found
@@ -410,7 +481,6 @@ def _find_splits(alignment: Alignment, old: dict, new: dict, left: set, vectors:
     for number in sorted(left):
         home = sections.get(number.section, number.section)
         targets: list[RuleNumber] = []
-        scores = []
         for sentence in _SENTENCE_END.split(comparable_text(old[number])):
             tokens = {t.normalized for t in tokenize(sentence, lang) if any(c.isalnum() for c in t.normalized)}
             if len(tokens) < 4:
@@ -423,11 +493,17 @@ def _find_splits(alignment: Alignment, old: dict, new: dict, left: set, vectors:
                 at_home = candidate.section == home
                 if score >= (SPLIT_CONTAINMENT if at_home else SPLIT_ELSEWHERE) and (at_home, score) > best_key:
                     best, best_key = candidate, (at_home, score)
-            if best is not None:
-                best_score = best_key[1]
-                scores.append(best_score)
-                if best not in targets:
-                    targets.append(best)
-        if targets:
+            if best is not None and best not in targets:
+                targets.append(best)
+        if not targets:
+            continue
+        coverage = content_share(vectors.old[number], [vectors.new[t] for t in targets], vectors.idf)
+        (single,) = targets if len(targets) == 1 else (None,)
+        if single in right and single.section == home and coverage >= REWORDED_COVERAGE:
+            # All of it went to one new rule that continues nothing else: that rule, reworded.
             left.discard(number)
-            alignment.pairs.append(Pair(SPLIT, old[number], None, min(scores), targets=tuple(targets)))
+            right.discard(single)
+            alignment.pairs.append(Pair(_placement(old[number], new[single]), old[number], new[single], coverage))
+        elif coverage >= (SPLIT_COVERAGE if any(t.section == home for t in targets) else SPLIT_AWAY_COVERAGE):
+            left.discard(number)
+            alignment.pairs.append(Pair(SPLIT, old[number], None, coverage, targets=tuple(targets)))

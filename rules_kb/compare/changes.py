@@ -2,8 +2,9 @@
 
 A row's kind (the vocabulary of ``compare.kinds``) is ``unchanged``, ``editorial`` (spelling
 only: Sudachi normalised forms equal, typo fixes, hyphenation), ``renumbered-reference`` (every
-change of substance is a rule number inside a cross-reference, "See rule 116" -> "See rule 117":
-the rule cited was renumbered, the rule citing it says the same), ``substantive``, ``moved``
+change of substance is numbering: a rule number inside a cross-reference, "See rule 116" -> "See
+rule 117", the rule cited was renumbered; or the ordinal opening an enumerated step, "Second, ..."
+-> "Third, ...", a step was inserted before it: the rule says the same), ``substantive``, ``moved``
 (renumbered; with its own text class), ``split``, ``added`` or ``removed``. Examples are compared
 too: an example changed, added or dropped is a change, and the row names it (a substantive row
 whose text is unchanged must say why).
@@ -11,6 +12,7 @@ whose text is unchanged must say why).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -77,17 +79,29 @@ def compare_versions(catalog: Catalog, game: str, lang: str, old: str, new: str,
     return Comparison(alignment, rows)
 
 
+# The ordinal that opens an enumerated step ("Second, the active player gets priority."):
+# a step inserted or dropped before it renumbers it, the step itself says the same.
+_STEP_ORDINAL = re.compile(
+    r"(?:First|Second|Third|Fourth|Fifth|Sixth|Seventh|Eighth|Ninth|Tenth|Eleventh|Twelfth)(?=,)")
+
+
 def only_references_renumbered(diff: TokenDiff, game: str | None = None) -> bool:
-    """Whether every change of substance in ``diff`` is a number inside a rule reference on both sides.
+    """Whether every change of substance in ``diff`` is numbering only, on both sides: a number
+    inside a rule reference, or the ordinal that opens an enumerated step.
 
     "See rule 116.3" -> "See rule 117.3": the cited rule was renumbered and the citing rule
-    says the same. A changed number outside a reference ("1 damage" -> "2 damage") is not this.
+    says the same; "Second, the active player gets priority." -> "Third, ...": a step was
+    inserted before it. A changed number outside a reference ("1 damage" -> "2 damage") or an
+    ordinal elsewhere ("the second main phase") is not this.
     """
     substantive = diff.substantive_changes
     if not substantive:
         return False
-    old_refs = [(r.start, r.end) for r in find_references(diff.old_text(), game=game)]
-    new_refs = [(r.start, r.end) for r in find_references(diff.new_text(), game=game)]
+    old_text, new_text = diff.old_text(), diff.new_text()
+    old_refs = [(r.start, r.end) for r in find_references(old_text, game=game)]
+    new_refs = [(r.start, r.end) for r in find_references(new_text, game=game)]
+    old_refs += [(m.start(), m.end()) for m in [_STEP_ORDINAL.match(old_text)] if m]
+    new_refs += [(m.start(), m.end()) for m in [_STEP_ORDINAL.match(new_text)] if m]
     in_references: list[tuple[str, str]] = []
     old_at = new_at = 0
     for op in diff.ops:

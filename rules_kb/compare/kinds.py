@@ -3,7 +3,8 @@
 Alignment decides where each rule went, its *placement*: ``in-place`` (same number), or
 ``moved`` (renumbered), ``split``, ``added``, ``removed``. The token diff then classes what
 happened to a text, its *text class*: ``unchanged``, ``editorial``, ``renumbered-reference``
-(only the number inside a cross-reference changed, because the rule cited was renumbered),
+(only numbering changed: the number inside a cross-reference, because the rule cited was
+renumbered, or the ordinal opening an enumerated step, "Second," -> "Third,"),
 ``substantive``. A comparison row's kind is the text class of a rule that stayed in place and
 the placement of any other; those eight words, in this order, are the counts every command prints.
 """

@@ -27,6 +27,9 @@ def parse_bytes(data: bytes, meta: DocumentMeta) -> Ingested:
 
     parser = get_parser(meta.format, meta.file)
     parsed = parser(decoded.text, meta)
+    from rules_kb.sources.common import report_overlong_rules
+
+    report_overlong_rules(parsed)
     for position, code, message, decision in decoded.notes:
         parsed.anomaly(position, code, message, decision)
     parsed.anomalies.sort(key=lambda a: (a.position, a.code, a.message))

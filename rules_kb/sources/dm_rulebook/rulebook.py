@@ -21,7 +21,7 @@ import re
 
 from rules_kb.errors import ParseError
 from rules_kb.model import DocumentMeta, ParsedDocument
-from rules_kb.sources.common import iter_lines
+from rules_kb.sources.common import iter_lines, report_overlong_rules
 from rules_kb.sources.dm_rulebook.body import BodyReader
 from rules_kb.sources.dm_rulebook.front import (
     CONTENTS_LABELS,
@@ -59,6 +59,7 @@ def parse(text: str, meta: DocumentMeta) -> ParsedDocument:
     file_front(parsed, lines, layout)
     reader = BodyReader(parsed, WidthProfile(lines), version.label or "", version.date)
     reader.read(lines[layout.body_start:])
+    report_overlong_rules(parsed)
     return parsed
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from rules_kb.model import Example, Heading, ParsedDocument, Residue, RuleText, Span
 from rules_kb.numbers import RuleNumber
-from rules_kb.sources.common import Line
+from rules_kb.sources.common import LONGEST_RULE, Line
 from rules_kb.sources.mtg_cr.numbers import (
     DEVIATIONS,
     OVERLONG_NUMBER,
@@ -29,7 +29,7 @@ _CHAPTER = re.compile(r"(?P<number>\d{1,2})\.\s+(?P<title>\S.*)")
 _EXAMPLE = re.compile(r"\s*Examples?:")
 # The longest real rule text (205.3m, the list of creature types) is under 3,000 characters;
 # a rule several times as long has swallowed lines that are not its own (a missed heading).
-MAX_RULE_TEXT = 10_000
+MAX_RULE_TEXT = LONGEST_RULE
 _MAX_TITLE = 100  # a section title may wrap once in a hard-wrapped release, never more
 _SENTENCE_END = re.compile(r"[.!?)\"”’]$")
 # Page furniture of printed or paginated releases: rules of dashes, bare page numbers,

@@ -23,7 +23,7 @@ _NUMBERED = re.compile(
     r"(?:\.(?P<inner> ?)(?P<rule>\d{1,3})(?P<letter>[a-zA-Z](?![a-zA-Z]))?"
     r"|\.(?P<bare>[a-z])(?=[\s.]))?"
     r"(?P<dot>\.)?)"
-    r"(?P<sep>[ \t]*)(?P<rest>.*)"
+    r"(?P<sep>[^\S\n]*)(?P<rest>.*)"
 )
 
 # Deviation codes (anomaly slugs): what each one means and what the parser does about it.
@@ -35,6 +35,12 @@ DEVIATIONS = {
     "subrule-period": ("subrule number written with a trailing period", _NUMBER_KEPT),
     "space-in-number": ("space inside the rule number", _NUMBER_KEPT),
     "missing-space": ("no space between the number and the text", _SPACING_IGNORED),
+    "odd-separator": (
+        "the number is separated from its text by whitespace other than spaces and tabs "
+        "(an em space, a vertical tab, a form feed, an information separator, NEL, a Unicode "
+        "line or paragraph separator)",
+        "read as a separator: the number starts a rule",
+    ),
     "capital-letter": ("subrule letter written in capitals", _NUMBER_KEPT),
     "indented-example": ("example line indented", _SPACING_IGNORED),
     "odd-number-characters": (
@@ -166,6 +172,8 @@ def _quirks(match: re.Match[str], number: RuleNumber | None) -> list[str]:
         quirks.append("space-in-number")
     if match["rest"] and not match["sep"]:
         quirks.append("missing-space")
+    if match["sep"].strip(" \t"):
+        quirks.append("odd-separator")
     if match["letter"] and match["letter"].isupper():
         quirks.append("capital-letter")
     return quirks

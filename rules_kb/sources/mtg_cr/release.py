@@ -42,6 +42,7 @@ _WRAP_WIDTH = 150
 # The longest real rule text of the 100 releases (the creature types of 205.3m) is under
 # 3,000 characters; a text far beyond that has swallowed what follows it.
 _SENTENCE_END = re.compile(r"[.!?)\"”’]$")
+_FRAME = re.compile(r"[-=_*~\u2010-\u2015\u2500]{3,}")  # a line of dashes framing a heading
 _LOST = "\ufffd"  # the replacement character: a character the publisher's export lost
 
 
@@ -86,19 +87,44 @@ def parse(text: str, meta: DocumentMeta) -> ParsedDocument:
     parsed.versions.append(Version("mtg", "en", label, date, "excerpt" if cut else "full"))
     release = Release(meta.id, label, date, _is_wrapped(lines, regions))
     _read_front(lines, regions, parsed)
-    parse_body(lines, regions.body, regions.glossary or regions.credits or regions.end, release, parsed)
+    body_end = regions.glossary or regions.credits or regions.end
+    glossary_start = regions.glossary + 1 if regions.glossary is not None else None
+    if regions.glossary is not None:  # a heading framed by lines of dashes (1999): the frame is chrome
+        if _FRAME.fullmatch(lines[body_end - 1].stripped):
+            body_end -= 1
+            parsed.residue.append(Residue(lines[body_end].stripped, [lines[body_end].span()], "chrome"))
+        if glossary_start < len(lines) and _FRAME.fullmatch(lines[glossary_start].stripped):
+            parsed.residue.append(Residue(lines[glossary_start].stripped, [lines[glossary_start].span()], "chrome"))
+            glossary_start += 1
+    parse_body(lines, regions.body, body_end, release, parsed)
     _check_contents(lines, regions, parsed)
     if regions.glossary is not None:
         _heading(lines[regions.glossary], parsed)
-        parse_glossary(lines, regions.glossary + 1, regions.credits or regions.end, release, parsed)
+        parse_glossary(lines, glossary_start, regions.credits or regions.end, release, parsed)
     if regions.credits is not None:
         _read_back(lines, regions.credits, regions.end, parsed)
     _check_lost_characters(text, parsed)
     if cut and parsed.rules:
         parsed.rules[-1].truncated = True
-        parsed.anomaly(len(text), "truncated", "the document ends without the glossary and credits of a release",
-                       f"kept as an excerpt; rule {parsed.rules[-1].number} is marked truncated")
+        parsed.anomaly(len(text), "truncated", "the document ends without the glossary and credits of a release"
+                       f"{_ending(lines)}", f"kept as an excerpt; rule {parsed.rules[-1].number} is marked truncated")
+    elif regions.credits is None and (last := _last_line(lines)) is not None and not _SENTENCE_END.search(
+            last.stripped):
+        parsed.anomaly(last.end, "truncated", f"the document ends in the glossary, before the credits"
+                       f"{_ending(lines)}", "the rules are read in full; the last glossary entry is cut")
     return parsed
+
+
+def _last_line(lines: list[Line]) -> Line | None:
+    return next((line for line in reversed(lines) if line.stripped), None)
+
+
+def _ending(lines: list[Line]) -> str:
+    """Where the text stops, for a truncation message: ``, at 1234: '…last words'`` when mid-sentence."""
+    last = _last_line(lines)
+    if last is None or _SENTENCE_END.search(last.stripped):
+        return ""
+    return f", mid-sentence at character {last.end}: {last.stripped[-40:]!r}"
 
 
 def _find_regions(lines: list[Line], meta: DocumentMeta, parsed: ParsedDocument) -> Regions:
@@ -137,7 +163,8 @@ def _body_start(lines: list[Line], contents: int | None, meta: DocumentMeta, par
 def _landmark(lines: list[Line], after: int, word: str, parsed: ParsedDocument) -> int | None:
     """The first line after ``after`` that is exactly ``word`` and stands as a heading.
 
-    A heading starts a paragraph; some releases print ``Glossary`` straight under the last
+    A heading starts a paragraph (or stands under a line of dashes, as the 1999 releases
+    frame it); some releases print ``Glossary`` straight under the last
     rule, so a line that follows a finished sentence and is followed by a blank line also
     counts (reported). A hard-wrapped line that happens to read ``Credits`` mid-sentence does not.
     """
@@ -145,7 +172,7 @@ def _landmark(lines: list[Line], after: int, word: str, parsed: ParsedDocument) 
         if lines[index].stripped != word:
             continue
         before = lines[index - 1].stripped
-        if not before:
+        if not before or _FRAME.fullmatch(before):
             return index
         blank_after = index + 1 >= len(lines) or not lines[index + 1].stripped
         if blank_after and _SENTENCE_END.search(before):
