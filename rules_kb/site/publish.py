@@ -35,7 +35,7 @@ HOSTS: dict[str, Limits] = {
                      "at most 200,000 files and 1 GB of artifacts a site"),
 }
 BUDGET = Limits("rules-kb's own budget", 20_000, 300 * MiB, 25 * MiB,
-                "the tightest host with room for ten more years of releases")
+                "the target for the whole history: the tightest host's files, 300 MiB in all")
 
 
 @dataclass(frozen=True)
