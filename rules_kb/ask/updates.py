@@ -34,8 +34,6 @@ from rules_kb.ingest.decode import decode_document
 from rules_kb.ingest.documents import container_kind
 from rules_kb.ingest.reading import MAX_SOURCE_BYTES
 
-WIZARDS_RULES_URL = "https://magic.wizards.com/en/rules"
-DM_RULES_URL = "https://dm.takaratomy.co.jp/rule/"
 TIMEOUT_SECONDS = 30
 _MAGIC_FILE = re.compile(r"MagicCompRules[\s_-]*(\d{4})(\d{2})(\d{2})\.(txt|pdf|docx)", re.IGNORECASE)
 _DM_VERSION = re.compile(r"Ver\.?\s*(\d+(?:\.\d+)+)", re.IGNORECASE)

@@ -9,7 +9,7 @@ from rules_kb.ingest.corpus import GAMES
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    from rules_kb.ask.updates import DM_RULES_URL, WIZARDS_RULES_URL
+    from rules_kb.ask.publishers import DM_RULES_URL, WIZARDS_RULES_URL
 
     updates = commands.add_parser(
         "updates", help="say which releases the publishers' rule pages list that are newer than the corpus",
