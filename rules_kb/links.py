@@ -157,7 +157,7 @@ def feed(game: str) -> str:
 
 
 def glossary_page(game: str, lang: str, version: str) -> str:
-    """Every glossary entry of one version: ``/mtg/en/2024-11-08/glossary/``."""
+    """Every glossary entry of one version (built for the newest): ``/mtg/en/2024-11-08/glossary/``."""
     return f"/{game}/{lang}/{_part(version)}/glossary/"
 
 
