@@ -26,7 +26,8 @@ def link_site(knowledge, tmp_path_factory):
     (folder / "link").mkdir()
     (folder / "link" / "index.html").write_text(SHELL.format(body=body), encoding="utf-8")
     (folder / "assets").mkdir()
-    shutil.copy(SITE / "assets" / "link.js", folder / "assets" / "link.js")
+    for script in ("link.js", "refs.js"):
+        shutil.copy(SITE / "assets" / script, folder / "assets" / script)
     write_link_assets(knowledge, folder)
     return folder
 
@@ -40,8 +41,9 @@ def test_assets_are_generated_and_deterministic(knowledge, link_site, tmp_path) 
     assert '"rule_page":"/mtg/rule/{anchor}/"' in data
 
 
-def test_script_holds_no_copy_of_the_grammar() -> None:
-    script = (SITE / "assets" / "link.js").read_text(encoding="utf-8")
+@pytest.mark.parametrize("name", ["link.js", "refs.js", "reader.js"])
+def test_script_holds_no_copy_of_the_grammar(name) -> None:
+    script = (SITE / "assets" / name).read_text(encoding="utf-8")
     for fragment in ("参考", "総合", "０-９", "and|or", "[Vv]er", "DM|MTG", "https?"):
         assert fragment not in script
 
