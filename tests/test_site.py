@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES
-from site_helpers import file_of, internal_links, parse
+from site_helpers import drawn_ids, drawn_rules, file_of, internal_links, parse, reader_of
 
 from rules_kb import links
 from rules_kb.ask.knowledge import build_knowledge
@@ -29,12 +29,16 @@ def hostile_site(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def crawl(real_site):
-    """Every HTML page of the real site: its ids and its internal links."""
+    """Every HTML page of the real site: its ids (with those ``reader.js`` draws from the
+    version's JSON on an older release's chapter page) and its internal links."""
     pages = {}
     for file in sorted(real_site.rglob("*.html")):
         tree = parse(file)
-        pages[file] = ({e.get("id") for e in tree.iter() if e.get("id")},
-                       internal_links(real_site, file, tree, prefix=PREFIX))
+        ids = {e.get("id") for e in tree.iter() if e.get("id")}
+        reader = reader_of(tree)
+        if reader is not None:
+            ids |= drawn_ids(real_site, reader)
+        pages[file] = (ids, internal_links(real_site, file, tree, prefix=PREFIX))
     return pages
 
 
@@ -87,11 +91,17 @@ def test_every_rule_text_is_at_its_pinned_and_its_rule_page(real_site, knowledge
         pinned = links.pinned_rule(rule.game, rule.lang, rule.version, rule.number)
         path, _, anchor = pinned.partition("#")
         tree = page(path)
-        element = _rule_element(tree, rule)
-        if element is None or (rule.text and element.find_class("rk-text")[0].text_content() != rule.text):
-            missing.append(f"pinned {pinned} {rule.document}")
-        elif not tree.get_element_by_id(anchor, None) is not None:
-            missing.append(f"no id {pinned}")
+        reader = reader_of(tree)
+        if reader is not None:  # drawn in the browser from the version's JSON (test_reader_browser.py)
+            drawn = drawn_rules(real_site, reader).get(str(rule.number))
+            if drawn is None or drawn["text"] != rule.text or drawn["title"] != rule.title:
+                missing.append(f"drawn {pinned} {rule.document}")
+        else:
+            element = _rule_element(tree, rule)
+            if element is None or (rule.text and element.find_class("rk-text")[0].text_content() != rule.text):
+                missing.append(f"pinned {pinned} {rule.document}")
+            elif not tree.get_element_by_id(anchor, None) is not None:
+                missing.append(f"no id {pinned}")
         independent = page(links.rule_page(rule.game, rule.number))
         texts = {e.text_content() for e in independent.find_class("rk-text")}
         if rule.text and rule.text not in texts:

@@ -6,6 +6,12 @@ permalink; each section heading carries ``id="s507"``. A chapter rather than a s
 page keeps the whole Magic history within a free host's file count (``docs/url-scheme.md``).
 When several documents give the same version of a number (an excerpt and a whole rulebook),
 the first (manifest order) carries the ``id`` and the others follow it.
+
+A Magic release older than the newest of its language is drawn in the browser: its chapter
+page holds the heading, the navigation and the address of the version's JSON, and
+``site/assets/reader.js`` writes the same rule blocks from that JSON (``read_in_browser``).
+The JSON holds the same texts already, so the static copies were a third of the site's bytes
+for pages that are rarely opened (``docs/url-scheme.md``, "Pinned pages read in the browser").
 """
 
 from __future__ import annotations
@@ -17,9 +23,11 @@ from rules_kb import links
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.html import GAME_NAMES, LANG_NAMES, Page, element, esc, link
 from rules_kb.render.notice_pages import notice_documents, notice_list
-from rules_kb.render.rule_text import rule_text_html
+from rules_kb.render.rule_text import EXAMPLE_LABEL, rule_text_html
 from rules_kb.render.site_data import GAMES, LANGS, SiteData
 from rules_kb.render.whats_new_pages import whats_new_links
+
+PROBE = RuleNumber(999, 999, "z")  # a number no version has: the rule pages' folder is formed with it
 
 KIND_LABEL = {"full": "complete rulebook", "excerpt": "excerpt", "change-notice": "change notice",
               "dated-paragraph": "dated paragraphs", "contents": "contents only", "mentioned": "mentioned only"}
@@ -60,19 +68,39 @@ def section_anchor(section: str) -> str:
     return f"s{section}"
 
 
+SCRIPTS = ("/assets/link-grammar.js", "/assets/refs.js", "/assets/reader.js")
+NOSCRIPT = {"ja": "この版の本文はブラウザーで表示されます (JavaScript が必要)。本文の JSON: ",
+            "en": "This release's text is drawn by your browser (it needs JavaScript). Its text as JSON: "}
+
+
+def read_in_browser(site: SiteData, game: str, lang: str, label: str) -> bool:
+    """Whether a version's chapter pages are drawn from its JSON: a Magic release that is not the
+    newest of its language, read from one whole document with one text per number (all that the
+    version JSON carries, so the page shows the same as a static one)."""
+    if game != "mtg" or label == site.labels_with_texts(game, lang)[-1]:
+        return False
+    info = site.catalog.versions[(game, lang, label)]
+    if len(info.documents) != 1 or not info.complete:
+        return False
+    rules = site.catalog.rules_in(game, lang, label)
+    return all(len(texts) == 1 and not texts[0].truncated for texts in rules.values())
+
+
 def chapter_pages(site: SiteData) -> Iterator[Page]:
     for game in GAMES:
         for lang in LANGS:
             for label in site.labels_with_texts(game, lang):
                 chapters = chapters_of(site, game, lang, label)
+                drawn = read_in_browser(site, game, lang, label)
                 for i, (chapter, sections) in enumerate(chapters):
                     before = chapters[i - 1][0] if i else None
                     after = chapters[i + 1][0] if i + 1 < len(chapters) else None
-                    yield _chapter_page(site, game, lang, label, chapter, sections, before, after)
+                    yield _chapter_page(site, game, lang, label, chapter, sections, before, after, drawn)
 
 
 def _chapter_page(site: SiteData, game: str, lang: str, label: str, chapter: str,
-                  sections: list[tuple[str, list[RuleNumber]]], before: str | None, after: str | None) -> Page:
+                  sections: list[tuple[str, list[RuleNumber]]], before: str | None, after: str | None,
+                  drawn: bool) -> Page:
     path = links.chapter_page(game, lang, label, chapter)
     words = LABELS[lang]
     info = site.catalog.versions[(game, lang, label)]
@@ -89,6 +117,11 @@ def _chapter_page(site: SiteData, game: str, lang: str, label: str, chapter: str
     if not info.complete:
         parts.append(element("p", esc(words["partial"]), class_="rk-partial"))
     documents = info.documents
+    if drawn:
+        parts.append(_reader(path, game, lang, label, chapter))
+        body = element("div", "".join(parts), class_="rk-page rk-section rk-chapter", lang=lang,
+                       data_document=documents[0])
+        return Page(path, f"{game} {lang} {label} {span}", body)
     for section, numbers in sections:
         parts.append(element("span", "", id=section_anchor(section), class_="rk-anchor"))
         for number in numbers:
@@ -97,6 +130,17 @@ def _chapter_page(site: SiteData, game: str, lang: str, label: str, chapter: str
     body = element("div", "".join(parts), class_="rk-page rk-section rk-chapter", lang=lang,
                    data_document=documents[0])
     return Page(path, f"{game} {lang} {label} {span}", body)
+
+
+def _reader(path: str, game: str, lang: str, label: str, chapter: str) -> str:
+    """The placeholder ``reader.js`` fills with the chapter's rules, and the scripts it needs."""
+    api = links.api_version(game, lang, label)
+    fallback = element("noscript", element("p", esc(NOSCRIPT[lang]) + link(path, api, api)))
+    box = element("div", fallback + element("p", "…", class_="rk-reader-wait"), class_="rk-reader",
+                  data_api=api, data_root=links.relative(path, "/"), data_chapter=chapter, data_game=game,
+                  data_lang=lang, data_version=label, data_example=EXAMPLE_LABEL[lang],
+                  data_rules=links.relative(path, links.rule_page(game, PROBE)).removesuffix(f"{PROBE}/"))
+    return box + "".join(element("script", "", src=links.relative(path, script), defer=True) for script in SCRIPTS)
 
 
 def version_pages(site: SiteData) -> Iterator[Page]:

@@ -35,14 +35,19 @@
     node.setAttribute("data-copy", target);
     return node;
   }
-  document.querySelectorAll(".rk-chapter .rk-rule[id] > .rk-head").forEach(function (head) {
-    var number = head.querySelector("a.rk-num");
-    var copies = document.createElement("span");
-    copies.className = "rk-copies";
-    copies.appendChild(button("copy pinned link", "#" + head.parentNode.id, "copy this version's permalink"));
-    if (number) copies.appendChild(button("copy rule link", number.getAttribute("href"), "copy the version-independent permalink"));
-    head.appendChild(copies);
-  });
+  function addCopyButtons() {
+    document.querySelectorAll(".rk-chapter .rk-rule[id] > .rk-head").forEach(function (head) {
+      if (head.querySelector(".rk-copies")) return;
+      var number = head.querySelector("a.rk-num");
+      var copies = document.createElement("span");
+      copies.className = "rk-copies";
+      copies.appendChild(button("copy pinned link", "#" + head.parentNode.id, "copy this version's permalink"));
+      if (number) copies.appendChild(button("copy rule link", number.getAttribute("href"), "copy the version-independent permalink"));
+      head.appendChild(copies);
+    });
+  }
+  addCopyButtons();
+  document.addEventListener("rk-chapter-drawn", addCopyButtons);  // an older release's page, drawn by reader.js
 
   var hide = document.getElementById("rk-hide-editorial");
   if (hide) {

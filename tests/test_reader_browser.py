@@ -1,0 +1,82 @@
+"""Older Magic releases' chapter pages, drawn in Chromium by ``reader.js`` from the version JSON.
+
+Each drawn page must show what a static chapter page shows: every rule of the chapter in
+order under its number as ``id``, its exact title, text and examples, the section anchors,
+and each citation the Python grammar finds linked: to the cited rule in the same release
+when the release has it, else to the rule's version-independent page.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import pytest
+
+from rules_kb import links
+from rules_kb.numbers import RuleNumber
+from rules_kb.refs import find_references
+
+DRAW = """() => [...document.querySelectorAll('.rk-reader .rk-rule')].map((rule) => ({
+  id: rule.id,
+  title: rule.querySelector('.rk-title') ? rule.querySelector('.rk-title').textContent : '',
+  text: rule.querySelector('.rk-text') ? rule.querySelector('.rk-text').textContent : '',
+  examples: [...rule.querySelectorAll('.rk-example')].map((e) => e.textContent.replace(/^Example/, '')),
+  cites: [...rule.querySelectorAll('a.rk-cite')].map((a) => [a.textContent, a.href]),
+}))"""
+
+
+def _expected_link(number: RuleNumber, game: str, lang: str, version: str, here) -> str:
+    if number in here:
+        return links.pinned_rule(game, lang, version, number)
+    return links.rule_page(game, number)
+
+
+@pytest.mark.parametrize("version", ["2009-05-01", "2009-07-08"])  # a keyframe, and a delta over it
+def test_drawn_chapters_show_every_rule_as_the_corpus_has_it(page, serve_dir, real_site, knowledge, version):
+    base = serve_dir(real_site)
+    rules = knowledge.catalog.rules_in("mtg", "en", version)
+    chapters = sorted({links.chapter_of(n) for n in rules}, key=int)
+    assert chapters == sorted((d.name for d in (real_site / "mtg/en" / version).iterdir() if d.is_dir()), key=int)
+    problems = []
+    for chapter in chapters:
+        page.goto(base + links.chapter_page("mtg", "en", version, chapter).lstrip("/"))
+        page.wait_for_selector(".rk-reader[data-ready=true]", timeout=15000)
+        drawn = page.evaluate(DRAW)
+        wanted = sorted(n for n in rules if links.chapter_of(n) == chapter)
+        assert [d["id"] for d in drawn] == [str(n) for n in wanted]
+        for shown, number in zip(drawn, wanted, strict=True):
+            rule = rules[number][0]
+            if (shown["title"], shown["text"]) != (rule.title or "", rule.text):
+                problems.append(f"{version} {number}: text differs")
+            if shown["examples"] != [e.text for e in rule.examples]:
+                problems.append(f"{version} {number}: examples differ")
+            cited = [ref for body in [rule.text, *[e.text for e in rule.examples]]
+                     for ref in find_references(body, game="mtg")]
+            expected = [_expected_link(ref.numbers[0], "mtg", "en", version, rules) for ref in cited]
+            got = [urlsplit(url).path + (f"#{urlsplit(url).fragment}" if urlsplit(url).fragment else "")
+                   for _, url in shown["cites"]]
+            if got != expected:
+                problems.append(f"{version} {number}: citations {got} != {expected}")
+        sections = {f"s{n.section:03d}" for n in wanted}
+        assert page.evaluate("(ids) => ids.filter((id) => !document.getElementById(id))", sorted(sections)) == []
+    assert problems == []
+
+
+def test_a_pinned_link_into_a_drawn_page_is_shown_and_marked(page, serve_dir, real_site, knowledge):
+    base = serve_dir(real_site)
+    page.goto(base + links.pinned_rule("mtg", "en", "2009-07-08", RuleNumber.parse("509.1a")).lstrip("/"))
+    page.wait_for_selector(".rk-reader[data-ready=true]", timeout=15000)
+    target = page.locator(".rk-rule:target")
+    assert target.get_attribute("id") == "509.1a"
+    assert target.locator(".rk-text").inner_text() == \
+        knowledge.catalog.rules_in("mtg", "en", "2009-07-08")[RuleNumber.parse("509.1a")][0].text
+    assert target.locator("button.rk-copy").count() == 2  # site.js adds the copy buttons to drawn rules too
+    assert page.evaluate("window.scrollY") > 0
+
+
+def test_the_newest_release_and_duel_masters_stay_static(real_site):
+    newest = (real_site / "mtg/en/2024-11-08/5/index.html").read_text(encoding="utf-8")
+    assert 'id="509.1a"' in newest and "rk-reader" not in newest
+    assert "rk-reader" not in (real_site / "dm/ja/1.48/5/index.html").read_text(encoding="utf-8")
+    old = (real_site / "mtg/en/2009-07-08/5/index.html").read_text(encoding="utf-8")
+    assert "rk-reader" in old and 'id="509.1a"' not in old and "<noscript>" in old
