@@ -55,6 +55,12 @@ def version_page(game: str, lang: str, version: str) -> str:
     return f"/{game}/{lang}/{_part(version)}/"
 
 
+def latest_page(game: str, lang: str) -> str:
+    """The contents of a language's newest version, whichever it is: ``/mtg/en/latest/`` (the
+    rulebook to read today; its links go to that version's pinned pages)."""
+    return f"/{game}/{lang}/latest/"
+
+
 def rule_page(game: str, number: RuleNumber) -> str:
     """Every version and language of a number: ``/dm/rule/507.2a/``."""
     return f"/{game}/rule/{anchor(number)}/"

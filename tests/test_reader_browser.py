@@ -80,3 +80,30 @@ def test_the_newest_release_and_duel_masters_stay_static(real_site):
     assert "rk-reader" not in (real_site / "dm/ja/1.48/5/index.html").read_text(encoding="utf-8")
     old = (real_site / "mtg/en/2009-07-08/5/index.html").read_text(encoding="utf-8")
     assert "rk-reader" in old and 'id="509.1a"' not in old and "<noscript>" in old
+
+
+def test_printing_a_chapter_leaves_only_the_rules(page, serve_dir, real_site):
+    page.goto(serve_dir(real_site) + "dm/ja/1.48/5/")
+    page.emulate_media(media="print")
+    hidden = page.evaluate("""() => ['.md-header', '.md-sidebar--primary', '.rk-copy', '.rk-nav']
+        .map((s) => [s, document.querySelector(s) ? getComputedStyle(document.querySelector(s)).display : 'absent'])""")
+    assert all(display in ("none", "absent") for _, display in hidden), hidden
+    assert page.locator("[id='507.2a'] .rk-text").is_visible()
+    assert "/dm/ja/1.48/5/" in page.evaluate(
+        "getComputedStyle(document.querySelector('.rk-meta'), '::after').content")  # the permalink, printed
+
+
+def test_latest_rulebook_is_the_newest_versions_contents(real_site, knowledge):
+    from site_helpers import file_of, internal_links, parse
+
+    for game, lang in (("dm", "ja"), ("dm", "en"), ("mtg", "en")):
+        newest = [v for v in knowledge.catalog.version_labels(game, lang)
+                  if knowledge.catalog.rules_in(game, lang, v)][-1]
+        latest = file_of(real_site, links.latest_page(game, lang))
+        tree = parse(latest)
+        assert tree.findtext(".//h1").endswith(newest)
+        targets = {path for path, _ in internal_links(real_site, latest, tree)}
+        version = links.version_page(game, lang, newest)
+        assert version in targets and any(t.startswith(version) and t != version for t in targets)
+    home = (real_site / "index.html").read_text(encoding="utf-8")
+    assert all(f'href="{g}/{lang}/latest/"' in home for g, lang in (("dm", "ja"), ("dm", "en"), ("mtg", "en")))

@@ -30,7 +30,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     publish = commands.add_parser(
         "publish", help="check the built site against a free static host's limits",
         description="Measure the built site (files, bytes, largest file) and check it against the free plan of a "
-        "static host and against the project's own budget (20,000 files, 300 MiB, 25 MiB a file); name every "
+        "static host and against the project's own budget (20,000 files, 300 MB, 25 MiB a file); name every "
         "limit it is over and exit 1 if any. The upload itself is the host's step (README: Publish the site).")
     publish.add_argument("--check", action="store_true", required=True,
                          help="check only (required: the upload is the host's own step)")

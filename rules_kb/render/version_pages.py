@@ -33,10 +33,12 @@ KIND_LABEL = {"full": "complete rulebook", "excerpt": "excerpt", "change-notice"
               "dated-paragraph": "dated paragraphs", "contents": "contents only", "mentioned": "mentioned only"}
 LABELS = {
     "ja": {"version": "版", "sections": "セクション", "rules": "ルール数", "previous": "前の章",
-           "next": "次の章", "contents": "目次",
+           "next": "次の章", "contents": "目次", "read": "最初から読む (章ごと、印刷可)",
+           "pinned": "この版の固定リンク",
            "partial": "部分的な版: ここにないルールは不明であり、削除ではありません"},
     "en": {"version": "version", "sections": "sections", "rules": "rules", "previous": "previous chapter",
            "next": "next chapter", "contents": "contents",
+           "read": "read it from the start (a page per chapter, printable)", "pinned": "this version's permalink",
            "partial": "partial version: a rule absent here is unknown, not removed"},
 }
 
@@ -113,7 +115,7 @@ def _chapter_page(site: SiteData, game: str, lang: str, label: str, chapter: str
     span = f"{sections[0][0]}–{sections[-1][0]}" if len(sections) > 1 else sections[0][0]
     parts = [element("h1", esc(f"{GAME_NAMES[game]} {LANG_NAMES[lang]} {label}: {span}")),
              element("p", " · ".join(nav), class_="rk-nav"),
-             element("p", esc(version_summary(site, game, lang, label)), class_="rk-meta")]
+             element("p", esc(version_summary(site, game, lang, label)), class_="rk-meta", data_permalink=path)]
     if not info.complete:
         parts.append(element("p", esc(words["partial"]), class_="rk-partial"))
     documents = info.documents
@@ -148,11 +150,14 @@ def version_pages(site: SiteData) -> Iterator[Page]:
         for lang in LANGS:
             labels = site.labels_with_texts(game, lang)
             for label in labels:
-                yield _version_page(site, game, lang, label, labels)
+                yield _version_page(site, game, lang, label, links.version_page(game, lang, label))
+            if labels:
+                yield _version_page(site, game, lang, labels[-1], links.latest_page(game, lang))
 
 
-def _version_page(site: SiteData, game: str, lang: str, label: str, labels: list[str]) -> Page:
-    path = links.version_page(game, lang, label)
+def _version_page(site: SiteData, game: str, lang: str, label: str, path: str) -> Page:
+    """A version's contents: its sections, each linking to its place on the chapter pages, which
+    read in order (previous / next) are the whole rulebook; also served as the newest's ``latest``."""
     words = LABELS[lang]
     rules = site.catalog.rules_in(game, lang, label)
     items = []
@@ -163,8 +168,13 @@ def _version_page(site: SiteData, game: str, lang: str, label: str, labels: list
         items.append(element("li", link(path, target, section)
                              + (" " + element("span", esc(title[:120]), lang=lang) if title else "")
                              + f" ({len(numbers)})"))
+    first = chapters_of(site, game, lang, label)[0][0]
+    nav = [link(path, links.game_page(game), f"{GAME_NAMES[game]}: all versions"),
+           link(path, links.chapter_page(game, lang, label, first), words["read"])]
+    if path == links.latest_page(game, lang):
+        nav.append(link(path, links.version_page(game, lang, label), f"{words['pinned']}: {label}"))
     parts = [element("h1", esc(f"{GAME_NAMES[game]} {LANG_NAMES[lang]} {label}")),
-             element("p", link(path, links.game_page(game), f"{GAME_NAMES[game]}: all versions"), class_="rk-nav"),
+             element("p", " · ".join(nav), class_="rk-nav"),
              element("p", esc(version_summary(site, game, lang, label)) + f"; {len(rules)} {words['rules']}",
                      class_="rk-meta"),
              element("ul", "".join(items), class_="rk-sections")]
