@@ -19,14 +19,19 @@ def test_rule_page_citation_diff_and_copy_link(page, serve_dir, real_site):
     assert page.locator("section.rk-lang[lang=ja] .rk-text").first.is_visible()
     assert page.locator("section.rk-lang[lang=en] .rk-text").first.is_visible()
     notice = page.locator(".rk-mismatch")
-    assert notice.is_visible() and "507.3b" in notice.inner_text()
+    assert notice.is_visible() and "507.3b" not in notice.inner_text()  # one line until opened
+    notice.locator("summary").click()
+    assert "507.3b" in notice.inner_text()
+    # newest first: today's Japanese text heads its column; older versions are folded below it
+    assert page.locator("section.rk-lang[lang=ja] > .rk-entry").get_attribute("data-versions") == "1.48"
+    assert not page.locator("section.rk-lang[lang=ja] details.rk-older .rk-text").first.is_visible()
     _shot(page, "rule-507.2a")
 
     button = page.locator("section.rk-lang[lang=ja] button.rk-copy").first
     button.click()
     page.wait_for_selector("button.rk-copied")
     copied = button.get_attribute("data-copied")
-    assert copied == base + "dm/ja/1.38/5/#507.2a"
+    assert copied == base + "dm/ja/1.48/5/#507.2a"
     assert page.evaluate("navigator.clipboard.readText()") == copied
 
     page.goto(base + "dm/ja/1.48/5/")

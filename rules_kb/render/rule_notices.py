@@ -24,8 +24,9 @@ def rule_notices(site: SiteData, path: str, game: str, number: RuleNumber, texts
         notices += [element("p", esc(lag)) for lag in story.lags]
     if not notices:
         return ""
-    head = element("p", element("strong", "The languages do not say the same rule here"), class_="rk-notice-title")
-    return element("div", head + "".join(notices), class_="rk-mismatch", role="note")
+    head = element("summary", element("strong", "The languages do not say the same rule here")
+                   + esc(f" ({len(notices)} {'note' if len(notices) == 1 else 'notes'})"), class_="rk-notice-title")
+    return element("details", head + "".join(notices), class_="rk-mismatch", role="note")
 
 
 def _target(site: SiteData, path: str, game: str, lang: str, version: str, number: RuleNumber) -> str:

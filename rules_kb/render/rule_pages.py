@@ -29,9 +29,11 @@ from rules_kb.render.story_pages import STORY_GAMES, story_numbers
 
 ENTRY_LABELS = {
     "ja": {"unchanged": "{first}から{last}まで変更なし（{count}版）", "changes": "{prev}からの変更",
-           "era": "{version}以降、この番号は別のルールです。"},
+           "era": "{version}以降、この番号は別のルールです。",
+           "older": "以前の版 ({count})"},
     "en": {"unchanged": "unchanged from {first} to {last}, {count} releases", "changes": "changes from {prev}",
-           "era": "From {version} on, this number is another rule."},
+           "era": "From {version} on, this number is another rule.",
+           "older": "older versions ({count})"},
 }
 
 
@@ -97,8 +99,10 @@ def rule_page(site: SiteData, game: str, number: RuleNumber, stories: set[RuleNu
 
 
 def _column(site: SiteData, path: str, lang: str, entries: list[Entry], moves: list[dict]) -> str:
+    """A language's entries, newest first (today's text is what a judge at the table wants), the
+    older ones folded; each era break stays between the eras it separates."""
     words = ENTRY_LABELS[lang]
-    out = [element("h2", esc(LANG_NAMES[lang]), id=f"lang-{lang}")]
+    blocks: list[str] = []  # per entry, oldest first: the entry, then the break that starts its era
     previous: Entry | None = None
     for entry in entries:
         first, last = entry.texts[0], entry.texts[-1]
@@ -106,9 +110,10 @@ def _column(site: SiteData, path: str, lang: str, entries: list[Entry], moves: l
             went = [m for m in moves if m["lang"] == lang and m["direction"] == "moved to"
                     and previous is not None and m["from_version"] == previous.texts[-1].version]
             lineage = "".join(" " + _move_link(path, first.game, m) for m in went)
-            out.append(element("div", esc(words["era"].format(version=first.version)) + lineage,
-                               class_="rk-era-break"))
+            era = element("div", esc(words["era"].format(version=first.version)) + lineage, class_="rk-era-break")
             previous = None
+        else:
+            era = ""
         labels = entry.labels
         head = [link(path, links.pinned_rule(first.game, lang, labels[0], first.number), labels[0])]
         if len(labels) > 1:
@@ -122,9 +127,14 @@ def _column(site: SiteData, path: str, lang: str, entries: list[Entry], moves: l
         body = rule_text_html(site, path, last, anchor=False)
         diff = _entry_diff(site, path, lang, previous, entry) if previous is not None else ""
         diff += _newest_link(site, path, first, labels[-1])
-        out.append(element("div", element("div", "".join(head), class_="rk-entry-head") + body + diff,
-                           class_="rk-entry", data_versions=" ".join(labels)))
+        blocks.append(element("div", element("div", "".join(head), class_="rk-entry-head") + body + diff,
+                              class_="rk-entry", data_versions=" ".join(labels)) + era)
         previous = entry
+    newest, *older = reversed(blocks)
+    out = [element("h2", esc(LANG_NAMES[lang]), id=f"lang-{lang}"), newest]
+    if older:
+        summary = element("summary", esc(words["older"].format(count=len(older))))
+        out.append(element("details", summary + "".join(older), class_="rk-older"))
     return element("section", "".join(out), class_="rk-lang", lang=lang)
 
 
