@@ -27,6 +27,7 @@ from rules_kb.errors import OutputError
 from rules_kb.notes.assets import write_link_assets
 from rules_kb.render.api import write_api
 from rules_kb.render.html import Page
+from rules_kb.render.offline import write_offline
 from rules_kb.render.visible import visible_page
 from rules_kb.render.output import (
     WORK_MARK,
@@ -53,9 +54,10 @@ THEME_OVERRIDES = "overrides"
 # Functions ``write_x(knowledge, folder)`` that drop extra static files into the built site,
 # run in this order after the pages are written: the JSON API, the search index
 # (read by site/search.md), the note linker's grammar and data (read by site/link.md), each
-# game's Atom feed of releases.
+# game's Atom feed of releases, and last the list of files the service worker keeps offline
+# (it digests the files the others wrote).
 EXTRA_WRITERS: tuple[Callable[[Knowledge, Path], None], ...] = (write_api, write_search_index, write_link_assets,
-                                                               write_feeds)
+                                                               write_feeds, write_offline)
 
 
 @dataclass

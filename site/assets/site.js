@@ -2,6 +2,13 @@
 (function () {
   "use strict";
 
+  // Offline: the service worker at the site's root (sw.js) keeps today's rulebooks, the search
+  // index and the pages opened. Only over http(s): a site opened from a folder has no worker.
+  var here = document.currentScript ? document.currentScript.src : null;
+  if (here && "serviceWorker" in navigator && /^https?:$/.test(window.location.protocol)) {
+    navigator.serviceWorker.register(new URL("../sw.js", here).href).catch(function () { /* private mode, old browser */ });
+  }
+
   function copyText(text) {
     if (navigator.clipboard && window.isSecureContext) {
       return navigator.clipboard.writeText(text);
