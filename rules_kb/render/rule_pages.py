@@ -26,6 +26,7 @@ from rules_kb.render.rule_notices import rule_notices
 from rules_kb.render.rule_text import rule_text_html
 from rules_kb.render.site_data import GAMES, LANGS, SiteData
 from rules_kb.render.story_pages import STORY_GAMES, story_numbers
+from rules_kb.render.textformat import same_text_once
 
 ENTRY_LABELS = {
     "ja": {"unchanged": "{first}から{last}まで変更なし（{count}版）", "changes": "{prev}からの変更",
@@ -74,6 +75,8 @@ def rule_page(site: SiteData, game: str, number: RuleNumber, stories: set[RuleNu
     path = links.rule_page(game, number)
     texts = history(knowledge, number, game)
     starts = era_starts(knowledge, texts)
+    shown = [index for index, _ in same_text_once(texts)]  # a cut-off copy is its version, not a change
+    texts, starts = [texts[i] for i in shown], [starts[i] for i in shown]
     moves = renumbering_of(knowledge, number, game)
     columns = []
     for lang in LANGS:

@@ -52,6 +52,7 @@
       if (number) copies.appendChild(button("copy rule link", number.getAttribute("href"), "copy the version-independent permalink"));
       head.appendChild(copies);
     });
+    document.dispatchEvent(new CustomEvent("rk-copy-buttons"));  // ui.js puts their labels into Japanese
   }
   addCopyButtons();
   document.addEventListener("rk-chapter-drawn", addCopyButtons);  // an older release's page, drawn by reader.js
