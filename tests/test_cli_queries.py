@@ -98,3 +98,14 @@ def test_every_command_is_documented_in_the_readme():
     commands = build_parser()._subparsers._group_actions[0].choices
     for name in commands:
         assert f"rules-kb {name}" in readme, name
+
+
+def test_show_says_when_a_number_left_the_rules(cli):
+    """Magic 507.3c is in the 2009-05-01 release and not in 2009-07-08's (the M10 renumbering)."""
+    code, out, _ = cli("show", "507.3c", "--game", "mtg")
+    assert code == 0
+    first = out.splitlines()[0]
+    assert first.startswith("! 507.3c (mtg en) is not in the rules since 2009-07-08; its text is ")
+    assert first.endswith("the text below is 2009-05-01's")
+    code, out, _ = cli("show", "509.1a", "--game", "mtg")
+    assert code == 0 and "not in the rules since" not in out

@@ -232,3 +232,10 @@ def test_a_cut_off_copy_is_its_version_not_a_change(real_site, knowledge):
     entry = next(e for e in english.find_class("rk-entry") if e.get("data-versions") == "1.38")
     assert entry.find_class("rk-text")[0].text_content() == whole.text
     assert "changes from 1.38" not in english.text_content()
+
+
+def test_rule_page_says_when_its_number_left_the_rules(real_site):
+    tree = parse(file_of(real_site, "/mtg/rule/507.3c/"))
+    gone = [e.text_content() for e in tree.find_class("rk-gone")]
+    assert len(gone) == 1 and gone[0].startswith("507.3c (mtg en) is not in the rules since 2009-07-08; ")
+    assert not parse(file_of(real_site, "/mtg/rule/509.1a/")).find_class("rk-gone")

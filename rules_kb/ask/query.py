@@ -113,6 +113,26 @@ def show(knowledge: Knowledge, number: RuleNumber, game: str | None = None, lang
     return [newest[key] for key in sorted(newest)]
 
 
+def gone_notes(knowledge: Knowledge, texts: list[RuleText]) -> list[str]:
+    """For each newest text ``show`` gives, whether its number has left the rules since, and where
+    its text went: a judge must not take a 2009 text for today's rule."""
+    catalog = knowledge.catalog
+    notes = []
+    for text in texts:
+        labels = catalog.version_labels(text.game, text.lang)
+        later = labels[labels.index(text.version) + 1:] if text.version in labels else []
+        gone = next((label for label in later if catalog.versions[(text.game, text.lang, label)].complete
+                     and text.number not in catalog.rules_in(text.game, text.lang, label)), None)
+        if gone is None:
+            continue
+        went = sorted({str(m["new"]) for m in renumbering_of(knowledge, text.number, text.game)
+                       if m["direction"] == "moved to" and (m["lang"], m["from_version"]) == (text.lang, text.version)})
+        where = f"its text is now {', '.join(went)}" if went else "its text was removed, not moved"
+        notes.append(f"{text.number} ({text.game} {text.lang}) is not in the rules since {gone}; {where}; "
+                     f"the text below is {text.version}'s")
+    return notes
+
+
 def citations_of(knowledge: Knowledge, number: RuleNumber, game: str | None = None,
                  version: str | None = None) -> list[Citation]:
     """Who cites a rule: every citing text or glossary term, newest version first (only ``version`` if given)."""

@@ -59,7 +59,7 @@ def _read_rule(args: argparse.Namespace, knowledge) -> tuple:
 def run_show(args: argparse.Namespace) -> int:
     from rules_kb.ask.arguments import check_version
     from rules_kb.ask.pairing import pairing_notes
-    from rules_kb.ask.query import show
+    from rules_kb.ask.query import gone_notes, show
     from rules_kb.render.textformat import format_text
 
     def ask(knowledge):
@@ -67,7 +67,8 @@ def run_show(args: argparse.Namespace) -> int:
         if args.version is not None:
             check_version(knowledge, args.version, (game,) if game else ("dm", "mtg"), args.lang)
         texts = show(knowledge, number, game, args.lang, args.version)
-        return texts, pairing_notes(knowledge, args.corpus, texts)
+        gone = gone_notes(knowledge, texts) if args.version is None else []
+        return texts, gone + pairing_notes(knowledge, args.corpus, texts)
 
     from rules_kb.ask.arguments import rule_argument
     from rules_kb.ask.glossary import looks_like_name

@@ -13,7 +13,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from rules_kb import links
-from rules_kb.ask.query import analogues_of, citations_of, documents_about, era_starts, history, renumbering_of
+from rules_kb.ask.query import (
+    analogues_of,
+    citations_of,
+    documents_about,
+    era_starts,
+    gone_notes,
+    history,
+    renumbering_of,
+)
 from rules_kb.compare.diff import diff_tokens, render_html
 from rules_kb.compare.similarity import comparable_text
 from rules_kb.kb.graph import text_id
@@ -89,6 +97,7 @@ def rule_page(site: SiteData, game: str, number: RuleNumber, stories: set[RuleNu
              element("p", " · ".join([link(path, links.game_page(game), f"{GAME_NAMES[game]}: all versions")] + (
                  [link(path, links.story_page(game, RuleNumber(number.section)), f"the story of {number.section}")]
                  if RuleNumber(number.section) in stories else [])), class_="rk-nav"),
+             "".join(element("p", esc(note), class_="rk-gone") for note in gone_notes(knowledge, _newest(texts))),
              rule_notices(site, path, game, number, texts),
              element("div", "".join(columns), class_="rk-columns" if len(columns) > 1 else "rk-column-one"),
              _trail(path, game, moves),
@@ -99,6 +108,12 @@ def rule_page(site: SiteData, game: str, number: RuleNumber, stories: set[RuleNu
              neighbourhood_html(site, path, game, number)]
     body = element("div", "".join(p for p in parts if p), class_="rk-page rk-rule-page")
     return Page(path, f"{game} {number}", body)
+
+
+def _newest(texts: list[RuleText]) -> list[RuleText]:
+    """The last text of each language (a history is oldest first)."""
+    newest = {text.lang: text for text in texts}
+    return [newest[lang] for lang in LANGS if lang in newest]
 
 
 def _column(site: SiteData, path: str, lang: str, entries: list[Entry], moves: list[dict]) -> str:
