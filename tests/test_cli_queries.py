@@ -106,6 +106,9 @@ def test_show_says_when_a_number_left_the_rules(cli):
     assert code == 0
     first = out.splitlines()[0]
     assert first.startswith("! 507.3c (mtg en) is not in the rules since 2009-07-08; its text is ")
-    assert first.endswith("the text below is 2009-05-01's")
-    code, out, _ = cli("show", "509.1a", "--game", "mtg")
-    assert code == 0 and "not in the rules since" not in out
+    assert first.endswith("its last text is 2009-05-01's")
+    code, out, _ = cli("history", "507.3c", "--game", "mtg")
+    assert code == 0 and out.splitlines()[-1] == first
+    for command in ("show", "history"):
+        code, out, _ = cli(command, "509.1a", "--game", "mtg")
+        assert code == 0 and "not in the rules since" not in out

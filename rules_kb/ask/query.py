@@ -113,6 +113,12 @@ def show(knowledge: Knowledge, number: RuleNumber, game: str | None = None, lang
     return [newest[key] for key in sorted(newest)]
 
 
+def newest_of(texts: list[RuleText]) -> list[RuleText]:
+    """The last text of each game and language of a history (oldest first), in game, language order."""
+    newest = {(text.game, text.lang): text for text in texts}
+    return [newest[key] for key in sorted(newest)]
+
+
 def gone_notes(knowledge: Knowledge, texts: list[RuleText]) -> list[str]:
     """For each newest text ``show`` gives, whether its number has left the rules since, and where
     its text went: a judge must not take a 2009 text for today's rule."""
@@ -129,7 +135,7 @@ def gone_notes(knowledge: Knowledge, texts: list[RuleText]) -> list[str]:
                        if m["direction"] == "moved to" and (m["lang"], m["from_version"]) == (text.lang, text.version)})
         where = f"its text is now {', '.join(went)}" if went else "its text was removed, not moved"
         notes.append(f"{text.number} ({text.game} {text.lang}) is not in the rules since {gone}; {where}; "
-                     f"the text below is {text.version}'s")
+                     f"its last text is {text.version}'s")
     return notes
 
 

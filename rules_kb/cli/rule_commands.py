@@ -140,7 +140,7 @@ def run_refs(args: argparse.Namespace) -> int:
 
 
 def run_history(args: argparse.Namespace) -> int:
-    from rules_kb.ask.query import documents_about, era_starts, history, renumbering_of
+    from rules_kb.ask.query import documents_about, era_starts, gone_notes, history, newest_of, renumbering_of
     from rules_kb.render.textformat import format_text, history_record, same_text_once, unchanged_line, unchanged_runs
 
     def ask(knowledge):
@@ -151,13 +151,13 @@ def run_history(args: argparse.Namespace) -> int:
         games = sorted({t.game for t in texts})
         documents = {g: documents_about(knowledge, number, g) for g in games}
         moves = {g: renumbering_of(knowledge, number, g) for g in games}
-        return texts, era_starts(knowledge, texts), documents, moves
+        return texts, era_starts(knowledge, texts), documents, moves, gone_notes(knowledge, newest_of(texts))
 
     result = answer(args, ask)
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
         return 0
-    texts, eras, documents, moves = result
+    texts, eras, documents, moves, gone = result
     out = []
     for run in unchanged_runs(texts, same_text_once(texts), eras):  # consecutive identical versions once
         index, copies = run[0]
@@ -177,6 +177,7 @@ def run_history(args: argparse.Namespace) -> int:
         for doc in docs:
             marks = f" {', '.join(doc['marks'])}" if doc["marks"] else ""
             out.append(f"{game}: {doc['kind'].replace('_', ' ')} {doc['document']}{marks}")
+    out.extend(f"! {line}" for line in gone)  # the newest text above is not today's rule
     print_text(args, "\n".join(out))
     return 0
 

@@ -20,6 +20,7 @@ from rules_kb.ask.query import (
     era_starts,
     gone_notes,
     history,
+    newest_of,
     renumbering_of,
 )
 from rules_kb.compare.diff import diff_tokens, render_html
@@ -97,7 +98,7 @@ def rule_page(site: SiteData, game: str, number: RuleNumber, stories: set[RuleNu
              element("p", " · ".join([link(path, links.game_page(game), f"{GAME_NAMES[game]}: all versions")] + (
                  [link(path, links.story_page(game, RuleNumber(number.section)), f"the story of {number.section}")]
                  if RuleNumber(number.section) in stories else [])), class_="rk-nav"),
-             "".join(element("p", esc(note), class_="rk-gone") for note in gone_notes(knowledge, _newest(texts))),
+             "".join(element("p", esc(note), class_="rk-gone") for note in gone_notes(knowledge, newest_of(texts))),
              rule_notices(site, path, game, number, texts),
              element("div", "".join(columns), class_="rk-columns" if len(columns) > 1 else "rk-column-one"),
              _trail(path, game, moves),
@@ -108,12 +109,6 @@ def rule_page(site: SiteData, game: str, number: RuleNumber, stories: set[RuleNu
              neighbourhood_html(site, path, game, number)]
     body = element("div", "".join(p for p in parts if p), class_="rk-page rk-rule-page")
     return Page(path, f"{game} {number}", body)
-
-
-def _newest(texts: list[RuleText]) -> list[RuleText]:
-    """The last text of each language (a history is oldest first)."""
-    newest = {text.lang: text for text in texts}
-    return [newest[lang] for lang in LANGS if lang in newest]
 
 
 def _column(site: SiteData, path: str, lang: str, entries: list[Entry], moves: list[dict]) -> str:
