@@ -8,6 +8,9 @@ between) is computed and every verified row is looked up in it:
   move, the new number agree; a split is right when it is called split and names at least one
   verified target. An ``added`` claim is also scored against the new numbers the verified rows
   say continue an old rule (it is wrong there).
+* ``unknown``: a rule of an excerpt or a change notice whose counterpart the other version
+  does not show (Duel Masters 1.17's attack step against 2021's block-step notice): right
+  when the comparison makes no claim about it.
 * text class (unchanged, editorial, renumbered-reference, substantive): scored on the rows
   verified as continuing (in-place or moved) that the comparison paired the same way.
 
@@ -33,6 +36,8 @@ from rules_kb.numbers import RuleNumber
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
 VERIFIED = ROOT / "tests" / "fixtures" / "verified-alignments.toml"
+# A verdict for a rule of an excerpt or notice whose counterpart the other version does not show.
+UNKNOWN = "unknown"
 
 
 def documents_for(pairs: list[dict]) -> list[str]:
@@ -58,7 +63,11 @@ def score_pair(catalog, forced, pair: dict, placement: Counter, text: Counter) -
     misses = []
     for verified in pair["row"]:
         expected = verified["placement"]
-        if verified["old"]:
+        if expected == UNKNOWN:  # neither version shows where it went: no claim is right
+            row = by_old.get(RuleNumber.parse(verified["old"]))
+            claim = row.pair.kind if row else UNKNOWN
+            right = claim == UNKNOWN
+        elif verified["old"]:
             row = by_old.get(RuleNumber.parse(verified["old"]))
             claim = row.pair.kind if row else "absent"
             right = claim == expected and (
@@ -112,7 +121,7 @@ def main() -> None:
         misses += score_pair(catalog, forced, pair, placement, text)
     rows = sum(len(p["row"]) for p in pairs)
     print(f"{rows} verified rows in {len(pairs)} release pairs; {time.perf_counter() - started:.1f} s")
-    report("placement", PLACEMENTS, placement)
+    report("placement", (*PLACEMENTS, UNKNOWN), placement)
     report("text class (rows placed right)", TEXT_CLASSES, text)
     print(f"{len(misses)} disagreement(s):")
     for miss in misses:
