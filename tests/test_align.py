@@ -281,3 +281,24 @@ def test_a_step_renumbered_by_its_ordinal_is_not_substantive(knowledge):
     assert ordinal_and_reference.text_class == "renumbered-reference"  # Fourth -> Second, rule 116 -> 117
     rewritten = next(r for r in comparison.rows if r.pair.old_number == R("509.7"))
     assert rewritten.text_class == "substantive"  # lost its damage-assignment-order clause
+
+
+def test_partial_versions_with_nothing_in_common_claim_no_move(knowledge):
+    """Duel Masters 1.17's excerpt is the attack step (506); 2021-09-07's notice rewrote the block
+    step (507). An attacking creature staying attacking (506.1d) is not a blocking creature staying
+    blocking (507.2a), though the words are close: with no 507 in 1.17, nothing is claimed."""
+    alignment = align_versions(knowledge.catalog, "dm", "ja", "1.17", "2021-09-07")
+    assert not alignment.pairs
+    assert R("506.1d") in alignment.unknown_old and R("507.2a") in alignment.unknown_new
+    later = align_versions(knowledge.catalog, "dm", "ja", "2021-09-07", "1.48")  # a near copy still moves
+    assert str(later.pair_for_old(R("803.1c")).new_number) == "804.1c"
+
+
+def test_a_sentence_already_in_an_unchanged_rule_is_not_a_split_target(knowledge):
+    """2016-09-30 rewrote 503.2 "Second, the active player gets priority. Players may cast spells
+    and activate abilities." as 503.1 "... Once it begins, the active player gets priority."; the
+    second sentence was also in 514.3a before and after, so 503.2 did not split into 514.3a."""
+    alignment = align_versions(knowledge.catalog, "mtg", "en", "2015-07-17", "2016-09-30", within=Scope(chapter=5))
+    pair = alignment.pair_for_old(R("503.2"))
+    assert pair.kind == "moved" and str(pair.new_number) == "503.1"
+

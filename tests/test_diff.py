@@ -252,3 +252,51 @@ def test_neighbouring_rules_of_ver_148_round_trip():
     lines = [line.strip() for line in body if len(line.strip()) > 20]
     for old, new in pairwise(lines):
         assert_round_trip(diff_tokens(old, new, "ja"))
+
+
+def test_2018_gender_neutral_pronouns_are_editorial():
+    # 800.4b: "If a player would be controlled by a player who has left the game, he or she isn’t."
+    # (2017-09-29) / "..., they aren’t." (2018-04-27); 801.14: "his or her" -> "that player’s".
+    for number in ("800.4b", "800.5", "801.14", "807.4c"):
+        diff = diff_tokens(magic_rule("2017-09-29", number), magic_rule("2018-04-27", number), "en")
+        assert diff.classification == "editorial", number
+        assert {reason for _, _, reason in diff.editorial_changes} == {"pronoun"}, number
+
+
+def test_a_pronoun_change_with_another_verb_stays_substantive():
+    text = "If a player would draw a card, he or she draws it face up."
+    assert diff_tokens(text, text.replace("he or she draws", "they discard"), "en").classification == "substantive"
+    assert diff_tokens(text, text.replace("he or she", "the opponent"), "en").classification == "substantive"
+
+
+def test_a_list_reordered_is_editorial_and_a_list_changed_is_not():
+    # 500.11 (2019-05-03) "between turns, phases, or steps" / 500.12 (2024-11-08) "steps, phases, or turns".
+    old, new = magic_rule("2019-05-03", "500.11"), magic_rule("2024-11-08", "500.12")
+    assert "between turns, phases, or steps" in old and "between steps, phases, or turns" in new
+    diff = diff_tokens(old, new, "en")
+    assert diff.classification == "editorial"
+    assert {reason for _, _, reason in diff.editorial_changes} == {"list-order"}
+    assert diff_tokens(old, old.replace("turns, phases, or steps", "phases or steps"), "en").classification \
+        == "substantive"
+
+
+def test_commentary_sentence_dropped_is_editorial():
+    # 510.2 ends "... the time it’s dealt. This is a change from previous rules." in 2015-07-17 only.
+    old, new = magic_rule("2015-07-17", "510.2"), magic_rule("2016-09-30", "510.2")
+    assert old.endswith("This is a change from previous rules.") and not new.endswith("previous rules.")
+    assert diff_tokens(old, new, "en").editorial_changes[-1][2] == "commentary"
+    assert diff_tokens(old, new, "en").classification == "editorial"
+
+
+def test_a_range_written_with_an_en_dash_is_editorial_but_a_minus_sign_is_not():
+    # 506.6g: "Rules 506.6 and 506.6a-f apply" (2013-11-01) / "506.6a–f" (2014-09-26).
+    diff = diff_tokens(magic_rule("2013-11-01", "506.6g"), magic_rule("2014-09-26", "506.6g"), "en")
+    assert diff.classification == "editorial"
+    assert diff_tokens("gets +1/+1", "gets -1/-1", "en").classification == "substantive"
+
+
+def test_digits_and_number_words_are_editorial():
+    assert diff_tokens("Alex controls 2 creatures.", "Alex controls two creatures.", "en").classification \
+        == "editorial"
+    assert diff_tokens("Alex controls 2 creatures.", "Alex controls three creatures.", "en").classification \
+        == "substantive"

@@ -382,7 +382,7 @@ def _match_within_sections(alignment: Alignment, old: dict, new: dict, left: set
     for place, numbers in sorted(olds_by_place.items()):
         for number in numbers:
             found = best(number, news_by_place.get(place, []), lambda c, n=number: vectors.similarity(n, c))
-            if found is None or found[0] <= WITHIN_SECTION_THRESHOLD:
+            if found is None or found[0] <= (WITHIN_SECTION_THRESHOLD if number.depth == 1 else REWRITTEN_THRESHOLD):
                 continue
             similarity, target = found
             rival = best(target, numbers, lambda o, t=target: vectors.similarity(o, t))
@@ -396,7 +396,9 @@ def _match_within_sections(alignment: Alignment, old: dict, new: dict, left: set
 
 # Mutual best matches inside one section need less in common than a rewrite at the expected
 # number: 2016's 503.2 -> 503.1 ("Second, the active player gets priority. Players may cast ..."
-# -> "... Once it begins, the active player gets priority.") is 0.17; 504.3 -> 504.2 is 0.25.
+# -> "... Once it begins, the active player gets priority.") is 0.17; 504.3 -> 504.2 is 0.25. Only
+# for rules right under a section: deeper ones share a section with a hundred keywords (702), and
+# 2016's offering rule 702.47b is not emerge's 702.118a at 0.19.
 WITHIN_SECTION_THRESHOLD = 0.15
 SECTION_SHARE = 0.3  # of the old words found in the new rule: 0.31-0.38 in 2016's rewritten steps
 FRAGMENT_SHARE = 0.6  # of the new words found in the old rule: above, the new rule is a piece of a split

@@ -37,6 +37,8 @@ only) or ``substantive``. Editorial kinds, decided here and tried in this order:
 Some edits span several stretches, so they are judged on the whole text (English only), after
 the folds above, when a stretch was left substantive; each applies to both texts alike:
 
+* ``dash``: a hyphen or an en dash joining two letters or digits ("506.6a-f" / "506.6a–f",
+  2014); a dash before a number ("-1/-1") is never folded;
 * ``pronoun``: 2018's gender-neutral wording ("he or she draws" / "they draw", "his or her" /
   "their" / "that player's", "him or her" / "them"), with the verb agreeing;
 * ``numeral``: a number in digits or in words ("2" / "two", 2018's example of 801.5b);
@@ -347,11 +349,15 @@ def _prepare(text: str) -> str:
     return text
 
 
+_HYPHEN_IN_WORD = re.compile(r"(?<=[a-z])[-\u2010\u2011 ](?=[a-z])")
+
+
 def _finish(text: str) -> str:
-    """The rest of the folds, and punctuation dropped (punctuation alone is editorial)."""
+    """The rest of the folds, and punctuation dropped (punctuation alone is editorial); dashes
+    stay ("Artifact -- Equipment" / "Artifact ? Equipment" is a lossy conversion, shown)."""
     text = _WHICH.sub("that", text)
     text = "".join(ch for ch in text if not _is_editorial_punctuation(ch))
-    return _HYPHENS.sub("", text)
+    return _HYPHEN_IN_WORD.sub("", _WHITESPACE.sub(" ", text).strip())
 
 
 def _fold_pronouns(text: str) -> str:
@@ -402,7 +408,15 @@ def _fold_equivalent_phrases(text: str) -> str:
     return text
 
 
+_RANGE_DASH = re.compile(r"(?<=[a-z0-9])[\u2010\u2011\u2012\u2013](?=[a-z0-9])")
+
+
+def _fold_range_dashes(text: str) -> str:
+    return _RANGE_DASH.sub("-", text)
+
+
 _WHOLE_FOLDS: tuple[tuple[str, Callable[[str], str]], ...] = (
+    ("dash", _fold_range_dashes),
     ("pronoun", _fold_pronouns),
     ("numeral", _fold_numerals),
     ("list-order", _sort_lists),

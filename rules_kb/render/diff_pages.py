@@ -14,6 +14,7 @@ from rules_kb.compare.changes import Comparison, RowChange, compare_versions
 from rules_kb.compare.diff import render_html
 from rules_kb.render.html import GAME_NAMES, LANG_NAMES, Page, element, esc, link, text_html
 from rules_kb.render.site_data import GAMES, LANGS, SiteData
+from rules_kb.render.textformat import changed_words
 
 KIND_WORDS = {"editorial": "editorial", "substantive": "substantive", "moved": "moved", "split": "split",
               "added": "added", "removed": "removed", "unchanged": "unchanged"}
@@ -130,6 +131,8 @@ def _row_html(path: str, game: str, lang: str, comparison: Comparison, row: RowC
     parts = [element("div", head, class_="rk-row-head")]
     if row.diff is not None:
         parts.append(element("div", render_html(row.diff), class_="rk-diff", lang=lang))
+        if changed := changed_words(row):
+            parts.append(element("div", esc("changed: ") + esc(changed), class_="rk-note rk-changed"))
         parts.extend(element("div", esc("editorial: ") + esc(f"{old!r} → {new!r} ({reason})"), class_="rk-note")
                      for old, new, reason in row.diff.editorial_changes)
         for diff in row.example_diffs:

@@ -52,6 +52,29 @@ def row_record(row: RowChange) -> dict:
     return record
 
 
+CHANGED_SHOWN = 6  # changes listed on a substantive row's "changed:" line; the diff above has all
+CHANGE_WIDTH = 60
+
+
+def changed_words(row: RowChange) -> str:
+    """A substantive row's changes in substance, one after another: ``'assigned' -> 'dealt'``,
+    ``+'in APNAP order'``, ``-'or if multiple players'`` (editorial ones are listed apart)."""
+    if row.diff is None or row.text_class != "substantive":
+        return ""
+    changes = [c for d in (row.diff, *row.example_diffs) for c in d.substantive_changes]
+    parts = []
+    for old, new in changes[:CHANGED_SHOWN]:
+        old, new = _clip(old), _clip(new)
+        parts.append(f"{old!r} -> {new!r}" if old and new else f"+{new!r}" if new else f"-{old!r}")
+    more = len(changes) - CHANGED_SHOWN
+    return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
+
+
+def _clip(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= CHANGE_WIDTH else text[: CHANGE_WIDTH - 1] + "…"
+
+
 def comparison_record(comparison: Comparison) -> dict:
     a = comparison.alignment
     return {
@@ -111,6 +134,8 @@ def _row_text(row: RowChange) -> str:
     lines = [head]
     if row.diff is not None:
         lines.append(f"    {render_terminal(row.diff, False)}")
+        if changed := changed_words(row):
+            lines.append(f"    changed: {changed}")
         for old, new, reason in row.diff.editorial_changes:
             lines.append(f"    editorial ({reason}): {old!r} -> {new!r}")
         label = example_label(pair.new.lang)
