@@ -22,6 +22,7 @@ from rules_kb.compare.kinds import IN_PLACE, ROW_KINDS, SUBSTANTIVE_KINDS, count
 from rules_kb.compare.similarity import comparable_text
 from rules_kb.ingest.curated import ForcedMatch
 from rules_kb.kb.catalog import Catalog
+from rules_kb.model import RuleText
 from rules_kb.refs import find_references
 
 
@@ -113,6 +114,12 @@ def only_references_renumbered(diff: TokenDiff, game: str | None = None) -> bool
         old_at += len(op.old)
         new_at += len(op.new)
     return all(any(old in o and new in n for o, n in in_references) for old, new in substantive)
+
+
+def compare_texts(old: RuleText, new: RuleText, game: str | None = None) -> RowChange:
+    """Two texts of one number compared as ``diff`` compares a rule kept in place, so a rule page
+    names each change with the class the comparison of the same two versions gives it."""
+    return _diff_pair(Pair(IN_PLACE, old, new, 1.0), new.lang, game)
 
 
 def _diff_pair(pair: Pair, lang: str, game: str | None = None) -> RowChange:

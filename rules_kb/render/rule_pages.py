@@ -23,8 +23,8 @@ from rules_kb.ask.query import (
     newest_of,
     renumbering_of,
 )
-from rules_kb.compare.diff import diff_tokens, render_html
-from rules_kb.compare.similarity import comparable_text
+from rules_kb.compare.changes import RowChange, compare_texts
+from rules_kb.compare.diff import render_html
 from rules_kb.kb.graph import text_id
 from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
@@ -79,20 +79,27 @@ def collapse(texts: list[RuleText], starts: list[bool]) -> list[Entry]:
     return entries
 
 
-def rule_page(site: SiteData, game: str, number: RuleNumber, stories: set[RuleNumber] = frozenset()) -> Page:
-    knowledge = site.knowledge
-    path = links.rule_page(game, number)
+def rule_entries(knowledge, game: str, number: RuleNumber) -> tuple[list[RuleText], dict[str, list[Entry]]]:
+    """A number's texts (a cut-off copy is its version, not a change) and, per language, its runs
+    of versions saying the same thing: what the page shows and ``history`` prints."""
     texts = history(knowledge, number, game)
     starts = era_starts(knowledge, texts)
-    shown = [index for index, _ in same_text_once(texts)]  # a cut-off copy is its version, not a change
+    shown = [index for index, _ in same_text_once(texts)]
     texts, starts = [texts[i] for i in shown], [starts[i] for i in shown]
-    moves = renumbering_of(knowledge, number, game)
-    columns = []
+    by_lang = {}
     for lang in LANGS:
         picked = [(t, s) for t, s in zip(texts, starts, strict=True) if t.lang == lang]
         if picked:
-            entries = collapse([t for t, _ in picked], [s for _, s in picked])
-            columns.append(_column(site, path, lang, entries, moves))
+            by_lang[lang] = collapse([t for t, _ in picked], [s for _, s in picked])
+    return texts, by_lang
+
+
+def rule_page(site: SiteData, game: str, number: RuleNumber, stories: set[RuleNumber] = frozenset()) -> Page:
+    knowledge = site.knowledge
+    path = links.rule_page(game, number)
+    texts, by_lang = rule_entries(knowledge, game, number)
+    moves = renumbering_of(knowledge, number, game)
+    columns = [_column(site, path, lang, entries, moves) for lang, entries in by_lang.items()]
     title = f"{GAME_NAMES[game]} {number}"
     parts = [element("h1", esc(title) + copy_buttons(path, None, path)),
              element("p", " · ".join([link(path, links.game_page(game), f"{GAME_NAMES[game]}: all versions")] + (
@@ -151,18 +158,20 @@ def _column(site: SiteData, path: str, lang: str, entries: list[Entry], moves: l
     return element("section", "".join(out), class_="rk-lang", lang=lang)
 
 
+def entry_change(previous: Entry, entry: Entry) -> RowChange:
+    """What changed from one distinct text to the next, classed as ``diff`` and ``explain`` class it."""
+    return compare_texts(previous.texts[-1], entry.texts[0], entry.texts[0].game)
+
+
 def _entry_diff(site: SiteData, path: str, lang: str, previous: Entry, entry: Entry) -> str:
     """What changed from the previous distinct text: token diffs of the text and the examples."""
     old, new = previous.texts[-1], entry.texts[0]
     words = ENTRY_LABELS[lang]
-    diffs = [diff_tokens(comparable_text(old), comparable_text(new), lang)]
-    diffs += [diff_tokens(a.text, b.text, lang) for a, b in zip(old.examples, new.examples, strict=False)]
+    change = entry_change(previous, entry)
+    diffs = [change.diff, *change.example_diffs]
     shown = "".join(element("div", render_html(d), class_="rk-diff" if i == 0 else "rk-example rk-diff")
                     for i, d in enumerate(diffs))
-    classes = {d.classification for d in diffs}
-    kind = next((k for k in ("substantive", "editorial") if k in classes), "unchanged")
-    if len(old.examples) != len(new.examples):
-        kind = "substantive"
+    kind = change.text_class
     page = ""
     target = site.diff_link(new.game, lang, old.version, new.version, new.number)
     if target is not None:

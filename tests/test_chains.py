@@ -1,0 +1,78 @@
+"""A rule's versions read the same on its page, in ``history`` and in ``explain``.
+
+For every Duel Masters number and every Magic number of chapter 5 (in the test subset): the
+page's runs of identical versions are ``history``'s runs, and each change the page names
+("changes from 1.38 (editorial)") has the class ``explain`` gives the same rule between the
+same two versions; inside a run, ``explain`` says unchanged.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import pytest
+
+from rules_kb.ask.query import era_starts, history
+from rules_kb.ask.story import version_chains
+from rules_kb.compare.align import Scope
+from rules_kb.render.rule_pages import entry_change, rule_entries
+from rules_kb.render.textformat import same_text_once, unchanged_runs
+
+
+def numbers_of(knowledge, game: str, chapter: int | None = None) -> list:
+    catalog = knowledge.catalog
+    found = {number for (g, lang, label) in catalog.versions if g == game
+             for number in catalog.rules_in(g, lang, label)}
+    return sorted(n for n in found if chapter is None or n.chapter == chapter)
+
+
+def history_runs(knowledge, game: str, number) -> dict[str, list[list[str]]]:
+    texts = history(knowledge, number, game)
+    runs: dict[str, list[list[str]]] = {}
+    for run in unchanged_runs(texts, same_text_once(texts), era_starts(knowledge, texts)):
+        lang = texts[run[0][0]].lang
+        runs.setdefault(lang, []).append(list(dict.fromkeys(texts[i].version for i, _ in run)))
+    return runs
+
+
+def disagreements(knowledge, game: str, number) -> tuple[list[str], int]:
+    _, by_lang = rule_entries(knowledge, game, number)
+    found, checked = [], 0
+    if {lang: [e.labels for e in entries] for lang, entries in by_lang.items()} != history_runs(knowledge, game,
+                                                                                               number):
+        found.append(f"{game} {number}: page and history group the versions differently")
+    chains = version_chains(knowledge, game, Scope(rule=number), tuple(by_lang))
+    for lang, entries in by_lang.items():
+        classes = {}
+        for comparison in chains[lang]:
+            for row in comparison.rows:
+                if row.pair.old_number == number and row.pair.new_number == number:
+                    classes[(comparison.alignment.old_version, comparison.alignment.new_version)] = row.text_class
+        for previous, entry in pairwise(entries):
+            key = (previous.labels[-1], entry.labels[0])
+            if entry.new_era or key not in classes:
+                continue
+            checked += 1
+            page = entry_change(previous, entry).text_class
+            if page != classes[key]:
+                found.append(f"{game} {lang} {number} {key[0]}->{key[1]}: page {page}, explain {classes[key]}")
+        for entry in entries:
+            for key in pairwise(entry.labels):
+                if key in classes:
+                    checked += 1
+                    if classes[key] != "unchanged":
+                        found.append(f"{game} {lang} {number} {key[0]}->{key[1]}: page one run, explain "
+                                     f"{classes[key]}")
+    return found, checked
+
+
+@pytest.mark.parametrize(("game", "chapter"), [("dm", None), ("mtg", 5)])
+def test_page_history_and_explain_agree_on_every_chain(knowledge, game, chapter):
+    found, checked = [], 0
+    for number in numbers_of(knowledge, game, chapter):
+        wrong, count = disagreements(knowledge, game, number)
+        found += wrong
+        checked += count
+    print(f"\n{game}: {checked} version steps checked")
+    assert checked >= (30 if game == "dm" else 1000)
+    assert found == []
