@@ -308,9 +308,12 @@ def _match_in_place(alignment: Alignment, old: dict, new: dict, left: set, right
     their own section instead of pairing with whatever now holds their old number.
     """
     mapped = _mapping(alignment)
+    verbatim = _verbatim_elsewhere(old, new)
 
     def agree(number: RuleNumber, target: RuleNumber, similarity: float) -> bool:
-        return similarity >= SAME_NUMBER_THRESHOLD or comparable_text(old[number]) == comparable_text(new[target])
+        if comparable_text(old[number]) == comparable_text(new[target]):
+            return True
+        return similarity >= SAME_NUMBER_THRESHOLD and not verbatim(number, target)
 
     for depth in (0, 1, 2):
         _place_at_expected(alignment, old, new, left, right, vectors, depth, mapped, agree)
@@ -318,6 +321,29 @@ def _match_in_place(alignment: Alignment, old: dict, new: dict, left: set, right
             # Sections renumbered as a whole are found by their titles before their rules are placed.
             _match_moves(alignment, old, new, left, right, vectors, only_depth=0)
             mapped.update(_mapping(alignment))
+
+
+def _verbatim_elsewhere(old: dict, new: dict):
+    """A test: does either text of a same-number pair stand word for word, once, at another number
+    of the other version? Then that is where it went, and the similar text at its number is
+    another rule: 2017 dropped 704.5j (planeswalker uniqueness) and the legend rule moved from
+    704.5k to 704.5j unchanged; the two legend-shaped texts at 704.5j are 0.6 alike."""
+    old_at: dict[str, list[RuleNumber]] = {}
+    new_at: dict[str, list[RuleNumber]] = {}
+    for number, text in old.items():
+        old_at.setdefault(comparable_text(text), []).append(number)
+    for number, text in new.items():
+        new_at.setdefault(comparable_text(text), []).append(number)
+
+    def elsewhere(text: str, number: RuleNumber, found: dict[str, list[RuleNumber]], own: dict) -> bool:
+        there = found.get(text, [])
+        return (len(text) > HEADING_LENGTH and len(there) == 1 and len(own.get(text, [])) == 1
+                and there[0] != number)
+
+    def verbatim(number: RuleNumber, target: RuleNumber) -> bool:
+        return (elsewhere(comparable_text(old[number]), number, new_at, old_at)
+                or elsewhere(comparable_text(new[target]), target, old_at, new_at))
+    return verbatim
 
 
 def _mapping(alignment: Alignment) -> dict[RuleNumber, RuleNumber]:
