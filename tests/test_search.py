@@ -110,7 +110,7 @@ def test_query_set_quality_from_python(search_index):
     recall, mrr, misses = metrics(queries, results)
     print(f"\nCLI/Python search: {len(queries)} queries, recall@10 {recall:.3f}, MRR {mrr:.3f}")
     print("\n".join(misses))
-    assert recall >= 0.96  # 0.972 and 0.858 when the set reached 124 queries (issue 24)
+    assert recall >= 0.98  # 0.984 and 0.864 on 124 queries (issue 24; 0.972 before first rules carried their heading)
     assert mrr >= 0.85
 
 

@@ -99,14 +99,31 @@ def _terms_of(groups: list[Group], documents: list[Document]) -> tuple[list[list
     texts: list[list[str]] = []
     titles: list[list[list[str]]] = []
     glossary = {group.versions[0][2]: group.terms for group in groups if group.terms}
+    headings = {(groups[d.group].game, groups[d.group].lang, d.number): d.title for d in documents if d.title}
     for doc_id, document in enumerate(documents):
-        lang = groups[document.group].lang
+        group = groups[document.group]
+        lang = group.lang
         texts.append(_term_sequence(document.text, lang, surfaces))
         names = [document.title] if document.title else []
+        if (heading := _defining_heading(document.number, headings, group.game, lang)) is not None:
+            names.append(heading)
         names += document.names  # what the text says it is called
         names += glossary.get(doc_id, [])  # a glossary entry names the rule it points to
         titles.append([_term_sequence(name, lang, Counter()) for name in names])
     return texts, titles, surfaces
+
+
+_FIRST_UNDER = re.compile(r"^(\d+)\.1$|^(\d+\.\d+)a$")
+
+
+def _defining_heading(number: str, headings: dict, game: str, lang: str) -> str | None:
+    """The heading a first rule defines: 106.1 under 106 文明 ("…における文明には…の５種類"),
+    702.2a under 702.2 Deathtouch ("Deathtouch is a static ability."). The first rule under a
+    heading is where both games say what the heading means, so it carries the heading's words."""
+    match = _FIRST_UNDER.match(number)
+    if match is None:
+        return None
+    return headings.get((game, lang, match.group(1) or match.group(2)))
 
 
 def _term_sequence(text: str, lang: str, surfaces: Counter) -> list[str]:
