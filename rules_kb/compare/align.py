@@ -240,6 +240,8 @@ def _follow(numbers: tuple[RuleNumber, ...], later: list[dict]) -> tuple[RuleNum
 
 
 def _descends(number: RuleNumber, root: RuleNumber) -> bool:
+    if number.section != root.section:  # most numbers asked about are in another section: no walk
+        return False
     while number is not None:
         if number == root:
             return True

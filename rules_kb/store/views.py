@@ -66,11 +66,27 @@ class VersionRules(Mapping):
     def __contains__(self, number) -> bool:
         return self.get(number) is not None
 
+    @cached_property
+    def _numbers(self) -> list[RuleNumber]:
+        """The numbers alone, in order: which versions hold a rule is asked of every version, and
+        reading only the number column is ~10 times faster than reading and checking the texts."""
+        if "_all" in self.__dict__:
+            return list(self._all)
+        numbers = self.texts.store.values("SELECT number FROM rule_texts WHERE game=? AND lang=? AND version=? "
+                                          "ORDER BY number_position, position", self.key)
+        return [RuleNumber.parse(n) for n in dict.fromkeys(numbers)]
+
     def __iter__(self) -> Iterator[RuleNumber]:
-        return iter(self._all)
+        return iter(self._numbers)
+
+    def items(self):  # every text wanted: one query for the version, not one per number
+        return self._all.items()
+
+    def values(self):
+        return self._all.values()
 
     def __len__(self) -> int:
-        return len(self._all)
+        return len(self._numbers)
 
     def __bool__(self) -> bool:
         return self.key in self.texts._holding
