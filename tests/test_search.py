@@ -181,6 +181,8 @@ def test_query_help_says_how_the_query_was_read(search_index):
     read = answer(search_index, "5072a", game="dm")
     assert read.notes == ["did you mean 507.2a? showing it"]
     assert [(h.lang, h.number) for h in read.hits] == [("en", "507.2a"), ("ja", "507.2a")]
+    # Magic has no 507.2a (its 507 has 507.1 and 507.2): no "did you mean" a Duel Masters rule.
+    assert not any("did you mean" in n for n in answer(search_index, "5072a", game="mtg").notes)
     typo = answer(search_index, "deathtuch")
     assert typo.notes == ["no text has 'deathtuch'; showing 'deathtouch'"] and typo.hits[0].number == "702.2"
     assert answer(search_index, "the").notes == ["too common to search for alone: the"]

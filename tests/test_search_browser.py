@@ -133,6 +133,9 @@ def test_browser_and_cli_read_queries_alike_and_say_the_same_notes(page, site_ur
         assert browser[query]["notes"] == python.notes, query
         assert json.loads(json.dumps(browser[query]["hits"])) == [h.to_record() for h in python.hits], query
     assert browser["5072a"]["notes"] == ["did you mean 507.2a? showing it"]
+    magic = page.evaluate("async () => await window.rulesKbSearch.answer('5072a', {game: 'mtg', limit: 10})")
+    assert magic["notes"] == answer(search_index, "5072a", game="mtg", limit=10).notes
+    assert not any("did you mean" in n for n in magic["notes"])
     assert [h["number"] for h in browser["5072a"]["hits"]] == ["507.2a", "507.2a"]
     assert browser["mulligna"]["notes"] == ["no text has 'mulligna'; showing 'mulligan'"]
     # "the" is never highlighted: in no snippet of "declare the blockers".

@@ -133,7 +133,7 @@ def answer(index: SearchIndex, query: str, *, game: str | None = None, lang: str
     cites = CITES.match(query)
     number = rule_number(query)
     notes: list[str] = []
-    if number is None and (guess := run_together(query)) is not None and _held(meta, guess):
+    if number is None and (guess := run_together(query)) is not None and _held(meta, guess, allowed):
         number = guess
         notes.append(f"did you mean {guess}? showing it")
     scores: dict[int, int] = {}
@@ -178,8 +178,11 @@ def answer(index: SearchIndex, query: str, *, game: str | None = None, lang: str
     return Answer(hits, notes)
 
 
-def _held(meta: dict, number: str) -> bool:
-    return number in meta["groupNumber"] or number in meta["formerNumbers"]
+def _held(meta: dict, number: str, allowed: list[bool]) -> bool:
+    """Whether a rule of the languages searched has or had ``number`` (``5072a`` is 507.2a only
+    where a searched game has a 507.2a)."""
+    groups = [g for g, n in enumerate(meta["groupNumber"]) if n == number] + meta["formerNumbers"].get(number, [])
+    return any(allowed[meta["groupLanguage"][g]] for g in groups)
 
 
 def _corrected(index: SearchIndex, tokens: list[QueryToken], notes: list[str]) -> list[QueryToken]:

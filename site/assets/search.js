@@ -347,8 +347,11 @@
     return pieces;
   }
 
-  function held(meta, number) {
-    return meta.groupNumber.includes(number) || Object.prototype.hasOwnProperty.call(meta.formerNumbers, number);
+  function held(meta, number, allowed) {  // query.py's _held
+    const groups = [];
+    meta.groupNumber.forEach(function (n, g) { if (n === number) groups.push(g); });
+    const former = Object.prototype.hasOwnProperty.call(meta.formerNumbers, number) ? meta.formerNumbers[number] : [];
+    return groups.concat(former).some(function (g) { return allowed[meta.groupLanguage[g]]; });
   }
 
   async function corrected(index, tokens, notes) {
@@ -411,7 +414,7 @@
     const notes = [];
     if (number === null) {
       const guess = runTogether(query);
-      if (guess !== null && held(meta, guess)) {
+      if (guess !== null && held(meta, guess, allowed)) {
         number = guess;
         notes.push("did you mean " + guess + "? showing it");
       }
