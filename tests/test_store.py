@@ -229,3 +229,20 @@ def test_two_builds_write_byte_identical_stores(tmp_path):
     corpus = small_corpus(tmp_path / "corpus", DM_SEEDS)
     first, second = build_store(corpus, tmp_path / "one"), build_store(corpus, tmp_path / "two")
     assert first.read_bytes() == second.read_bytes()
+
+
+@pytest.mark.parametrize(("game", "number"), [("mtg", "509.1"), ("mtg", "702.9"), ("mtg", "509"), ("mtg", "704.5j"),
+                                              ("dm", "507"), ("dm", "507.2a"), ("mtg", "100.1")])
+def test_explain_from_the_store_reads_only_its_rule_and_says_the_same(stored, knowledge, subset_corpus, game,
+                                                                      number):
+    """``explain`` on the store reads each step's pairs of one rule (``alignment_parts``) and the
+    versions holding it from the number index; the story is the one the whole knowledge base tells.
+    702.9 is a rule whose next number, 702.10, sorts before it as a string."""
+    from rules_kb.ask.story import explain_rule
+    from rules_kb.numbers import RuleNumber
+    from rules_kb.render.textformat import story_record
+
+    rule = RuleNumber.parse(number)
+    expected = story_record(explain_rule(knowledge, game, rule, subset_corpus))
+    assert sum(len(chain) for chain in expected["chains"].values()) >= 1  # at least one step compared
+    assert story_record(explain_rule(stored, game, rule, subset_corpus)) == expected

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from rules_kb.errors import UsageError
 from rules_kb.ingest.corpus import load_manifest, read_document_bytes
-from rules_kb.store.read import Store, StoreDamaged
+from rules_kb.store.read import Store, StoreDamaged, StoreOutdated
 from rules_kb.store.views import StoreKnowledge
 
 Warn = Callable[[str], None]
@@ -76,6 +76,9 @@ def open_store(corpus: Path, cache_dir: Path, warn: Warn = lambda line: None, re
                 store = None
             else:
                 _check_files(corpus, store.meta_json("files"))  # the key covers the manifest: same files
+        except StoreOutdated as exc:
+            warn(f"note: {path} was written by another rules-kb ({exc}); rebuilding it")
+            store = None
         except StoreDamaged as exc:
             warn(f"warning: {path} is damaged ({exc}); rebuilding it")
             store = None

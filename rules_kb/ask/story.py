@@ -65,9 +65,9 @@ def load_correspondences(corpus: Path) -> list[Correspondence]:
 
 def versions_holding(knowledge: Knowledge, game: str, lang: str, scope: Scope) -> list[str]:
     """Version labels (oldest first) that hold at least one rule in the scope."""
-    catalog = knowledge.catalog
-    return [label for label in catalog.version_labels(game, lang)
-            if not label.startswith(BEFORE) and any(scope.contains(n) for n in catalog.rules_in(game, lang, label))]
+    held = knowledge.catalog.labels_with_numbers(game, lang, *scope.bounds())
+    return [label for label, numbers in held.items()
+            if not label.startswith(BEFORE) and any(scope.contains(n) for n in numbers)]
 
 
 def explain_rule(knowledge: Knowledge, game: str, number: RuleNumber, corpus: Path) -> Story:
@@ -138,18 +138,20 @@ def notices_about(knowledge: Knowledge, game: str, scope: Scope) -> list[dict]:
 
 
 def _subtree_rules(knowledge: Knowledge, game: str, scope: Scope) -> list[str]:
-    return [rule_id(game, n) for n in knowledge.catalog.numbers_of(game) if scope.contains(n)]
+    catalog = knowledge.catalog
+    numbers = {n for lang in sorted({lg for g, lg, _ in catalog.versions if g == game})
+               for held in catalog.labels_with_numbers(game, lang, *scope.bounds()).values() for n in held}
+    return [rule_id(game, n) for n in sorted(numbers) if scope.contains(n)]
 
 
 def _drift(knowledge: Knowledge, game: str, scope: Scope) -> list[dict]:
     graph = knowledge.graph
     out = []
-    for (g, lang, label) in sorted(knowledge.catalog.texts):
-        if g != game or lang != "en":
-            continue
-        for number, texts in sorted(knowledge.catalog.rules_in(game, "en", label).items()):
-            if not scope.contains(number):
-                continue
+    held = knowledge.catalog.labels_with_numbers(game, "en", *scope.bounds())
+    for label in sorted(held):  # the numbers of the scope first, then their texts only
+        rules = knowledge.catalog.rules_in(game, "en", label)
+        for number in sorted(n for n in held[label] if scope.contains(n)):
+            texts = rules[number]
             for _, target, data in graph.out_edges(text_id(texts[0]), data=True):
                 if data.get("kind") == "translation" and data.get("drifted"):
                     out.append({"version": label, "number": str(number), "japanese": graph.nodes[target]["document"],

@@ -98,6 +98,18 @@ class Scope:
             return False
         return self.rule is None or _descends(number, self.rule)
 
+    def bounds(self) -> tuple[str, str]:
+        """Bounds of the number strings the scope can hold (``low <= number < high``; more may
+        fall between, 702.20 between 702.2 and 702.2~, and are filtered by ``contains``): a
+        question about one rule reads only its stretch of the store's number index."""
+        if self.rule is not None:
+            top = self.rule if self.rule.depth < 2 else self.rule.parent
+            prefix = f"{top.section:03d}" if top.depth == 0 else f"{top.section:03d}.{top.rule}"
+            return (prefix, prefix + "~")  # "~" sorts after every letter, digit and ".
+        if self.chapter is not None:
+            return (f"{self.chapter * 100:03d}", f"{self.chapter * 100 + 100:03d}")
+        return ("", "~")
+
     def describe(self) -> str:
         if self.rule is not None:
             return f"rule {self.rule}"
@@ -114,7 +126,12 @@ def align_versions(catalog: Catalog, game: str, lang: str, old_label: str, new_l
     release by release), since sixteen years of rewording defeat any direct text similarity.
     """
     chain = complete_chain(catalog, game, lang, old_label, new_label)
-    alignment = chain_alignment(catalog, game, lang, tuple(chain), tuple(forced))
+    alignment = None
+    if within is not None and len(chain) == 2 and hasattr(catalog.alignments, "within"):
+        alignment = catalog.alignments.within(_pair_key(game, lang, old_label, new_label, tuple(forced)),
+                                              within.bounds())
+    if alignment is None:
+        alignment = chain_alignment(catalog, game, lang, tuple(chain), tuple(forced))
     alignment = Alignment(alignment.game, alignment.lang, alignment.old_version, alignment.new_version,
                           alignment.old_complete, alignment.new_complete, list(alignment.pairs),
                           list(alignment.unknown_old), list(alignment.unknown_new), list(alignment.notes))
@@ -153,11 +170,17 @@ def complete_chain(catalog: Catalog, game: str, lang: str, old_label: str, new_l
             if info[(game, lang, label)].complete and catalog.rules_in(game, lang, label)]
 
 
-def align_pair(catalog: Catalog, game: str, lang: str, old_label: str, new_label: str,
-                  forced: tuple[ForcedMatch, ...]) -> Alignment:
+def _pair_key(game: str, lang: str, old_label: str, new_label: str, forced: tuple[ForcedMatch, ...]) -> tuple:
+    """The key of an adjacent alignment: its versions and the forced matches that concern them."""
     relevant = tuple(m for m in forced if (m.game, m.lang, m.old_version, m.new_version) ==
                      (game, lang, old_label, new_label))
-    key = (game, lang, old_label, new_label, relevant)
+    return (game, lang, old_label, new_label, relevant)
+
+
+def align_pair(catalog: Catalog, game: str, lang: str, old_label: str, new_label: str,
+                  forced: tuple[ForcedMatch, ...]) -> Alignment:
+    key = _pair_key(game, lang, old_label, new_label, forced)
+    relevant = key[4]
     cached = catalog.alignments.get(key)
     if cached is not None:
         return cached

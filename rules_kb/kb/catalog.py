@@ -89,6 +89,16 @@ class Catalog:
     def numbers_of(self, game: str) -> list[RuleNumber]:
         return sorted({n for (g, _, _), rules in self.texts.items() if g == game for n in rules})
 
+    def labels_with_numbers(self, game: str, lang: str, low: str, high: str) -> dict[str, set[RuleNumber]]:
+        """label -> the numbers it holds written between ``low`` and ``high`` (``low <= number < high``
+        as strings: ``Scope.bounds``), for the labels holding some."""
+        out: dict[str, set[RuleNumber]] = {}
+        for label in self.version_labels(game, lang):
+            found = {n for n in self.rules_in(game, lang, label) if low <= str(n) < high}
+            if found:
+                out[label] = found
+        return out
+
 
 def build_catalog(documents: list[ParsedDocument]) -> Catalog:
     versions: dict[tuple[str, str, str], VersionInfo] = {}

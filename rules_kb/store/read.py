@@ -20,6 +20,10 @@ class StoreDamaged(Exception):
     """The store cannot be trusted: rebuild it (not a user error, so not a ``RulesKbError``)."""
 
 
+class StoreOutdated(StoreDamaged):
+    """The store was written in another format (an older rules-kb): rebuild it, nothing is wrong."""
+
+
 class Store:
     """A read-only connection to one store file."""
 
@@ -32,7 +36,7 @@ class Store:
             raise StoreDamaged(f"cannot open: {exc}") from None
         self.meta = {key: value for key, value in self.rows("SELECT * FROM meta")}
         if self.meta.get("format") != FORMAT:
-            raise StoreDamaged(f"format {self.meta.get('format')!r}, expected {FORMAT!r}")
+            raise StoreOutdated(f"format {self.meta.get('format')!r}, expected {FORMAT!r}")
 
     def rows(self, sql: str, params: tuple = ()) -> list[tuple]:
         """Rows of a query whose last column is ``digest``, each checked and returned without it."""

@@ -128,3 +128,41 @@ def alignment_from_record(data: dict, old_text: Callable[[RuleNumber], RuleText]
     return Alignment(data["game"], data["lang"], data["old"], data["new"], bool(data["old_complete"]),
                      bool(data["new_complete"]), pairs, [_number_of(n) for n in data["unknown_old"]],
                      [_number_of(n) for n in data["unknown_new"]], list(data["notes"]))
+
+
+def alignment_parts(alignment: Alignment) -> dict[str, dict]:
+    """An alignment cut by rule: each pair (with its place in the whole) under the rules (702.2;
+    a section heading under 702) of its old and new numbers, the unknown numbers under theirs;
+    flags and notes in every part."""
+    record = alignment_record(alignment)
+    parts: dict[str, dict] = {}
+
+    def part(number: RuleNumber) -> dict:
+        key = part_of(number)
+        return parts.setdefault(key, {name: record[name] for name in (
+            "game", "lang", "old", "new", "old_complete", "new_complete", "notes")} | {
+            "pairs": [], "unknown_old": [], "unknown_new": []})
+
+    for position, (pair, row) in enumerate(zip(alignment.pairs, record["pairs"], strict=True)):
+        for number in {part_of(n): n for n in (pair.old_number, pair.new_number) if n is not None}.values():
+            part(number)["pairs"].append([position, *row])
+    for side in ("unknown_old", "unknown_new"):
+        for number in getattr(alignment, side):
+            part(number)[side].append(str(number))
+    return parts
+
+
+def part_of(number: RuleNumber) -> str:
+    """The rule a number belongs to, as the store cuts alignments: 702.2 for 702.2c, 702 for 702."""
+    return f"{number.section:03d}" if number.rule is None else f"{number.section:03d}.{number.rule}"
+
+
+def alignment_from_parts(parts: list[dict], old_text: Callable[[RuleNumber], RuleText],
+                         new_text: Callable[[RuleNumber], RuleText]) -> Alignment:
+    """The pairs of some parts of an alignment (each once, in the whole's order) as an alignment."""
+    first = parts[0]
+    pairs = {row[0]: row[1:] for part in parts for row in part["pairs"]}
+    unknown = {side: sorted({n for part in parts for n in part[side]}, key=lambda n: _number_of(n).sort_key())
+               for side in ("unknown_old", "unknown_new")}
+    data = {**first, "pairs": [pairs[i] for i in sorted(pairs)], **unknown}
+    return alignment_from_record(data, old_text, new_text)

@@ -191,6 +191,29 @@ class StoreAlignments(dict):
         return self[key]
 
 
+    def within(self, key, bounds: tuple[str, str]):
+        """The pairs of a stored adjacent alignment whose old or new number lies between ``bounds``
+        (``Scope.bounds``), texts read for those numbers only; None if not stored.
+
+        A question about one rule (``explain 509.1`` reads 113 Magic steps) needs a few pairs of
+        each step, not the thousands of texts a whole alignment names.
+        """
+        from rules_kb.store.records import alignment_from_parts, forced_record
+
+        game, lang, old, new, relevant = key
+        rows = self.store.rows("SELECT * FROM alignment_parts WHERE game=? AND lang=? AND old_version=? AND "
+                               "new_version=? AND part >= ? AND part < ? ORDER BY part",
+                               (game, lang, old, new, *bounds))
+        forced = json.loads(json.dumps(forced_record(relevant)))
+        if not rows or any(json.loads(row[5]) != forced for row in rows):
+            return None
+        texts = self.catalog.texts
+
+        def text_of(label: str):
+            return lambda number: texts.by_number(number)[(game, lang, label)][0]
+        return alignment_from_parts([json.loads(row[6]) for row in rows], text_of(old), text_of(new))
+
+
 class StoreCatalog(Catalog):
     """A ``Catalog`` over the store: versions loaded whole (they are few), the rest on demand."""
 
@@ -209,6 +232,15 @@ class StoreCatalog(Catalog):
     def numbers_of(self, game: str) -> list[RuleNumber]:
         return sorted({RuleNumber.parse(n) for n in self.store.values(
             "SELECT DISTINCT number FROM rule_texts WHERE game=?", (game,))})
+
+    def labels_with_numbers(self, game: str, lang: str, low: str, high: str) -> dict[str, set[RuleNumber]]:
+        """As ``Catalog``'s, from one stretch of the store's number index."""
+        rows = self.store.raw("SELECT version, number FROM rule_texts WHERE number >= ? AND number < ? AND game=? "
+                              "AND lang=?", (low, high, game, lang))
+        found: dict[str, set[RuleNumber]] = {}
+        for label, number in rows:
+            found.setdefault(label, set()).add(RuleNumber.parse(number))
+        return {label: found[label] for label in self.version_labels(game, lang) if label in found}
 
 
 class StoreNodes:

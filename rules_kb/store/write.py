@@ -12,7 +12,7 @@ from rules_kb.compare.align import Alignment
 from rules_kb.errors import OutputError
 from rules_kb.kb.catalog import Catalog
 from rules_kb.kb.ids import text_id
-from rules_kb.store.records import alignment_record, forced_record
+from rules_kb.store.records import alignment_parts, alignment_record, forced_record
 from rules_kb.store.schema import DDL, FORMAT, INDEXES, row_digest
 
 HEAVY_TEXT_ATTRS = ("text", "title", "examples")  # a text node's words live in rule_texts, once
@@ -134,6 +134,9 @@ def _fill(db: sqlite3.Connection, catalog: Catalog, graph, alignments: list[Alig
     counts["alignments"] = _insert(db, "alignments", (
         (a.game, a.lang, a.old_version, a.new_version, _json(forced_record(forced)), _json(alignment_record(a)))
         for forced, a in alignments))
+    counts["alignment_parts"] = _insert(db, "alignment_parts", (
+        (a.game, a.lang, a.old_version, a.new_version, key, _json(forced_record(forced)), _json(part))
+        for forced, a in alignments for key, part in sorted(alignment_parts(a).items())))
     return counts
 
 
