@@ -183,11 +183,9 @@ class StoreAlignments(dict):
                                "old_version=? AND new_version=?", (game, lang, old, new))
         if not rows or json.loads(rows[0][4]) != json.loads(json.dumps(forced_record(relevant))):
             return default
-        from rules_kb.compare.align import pick_texts
-
-        old_texts = pick_texts(self.catalog, game, lang, old)
-        new_texts = pick_texts(self.catalog, game, lang, new)
-        self[key] = alignment_from_record(json.loads(rows[0][5]), old_texts.__getitem__, new_texts.__getitem__)
+        rules = self.catalog.texts
+        self[key] = alignment_from_record(json.loads(rows[0][5]), _lazy(rules, (game, lang, old)),
+                                          _lazy(rules, (game, lang, new)))
         return self[key]
 
 
@@ -212,6 +210,27 @@ class StoreAlignments(dict):
         def text_of(label: str):
             return lambda number: texts.by_number(number)[(game, lang, label)][0]
         return alignment_from_parts([json.loads(row[6]) for row in rows], text_of(old), text_of(new))
+
+
+class LazyText:
+    """A version's text for a number, read when first used. Composing a long chain of releases
+    (``diff 2019-05-03 2024-11-08``, 31 steps) follows numbers through every release between but
+    reads the texts of the two ends only; the first use of a text reads its whole version once."""
+
+    __slots__ = ("_rules", "_text", "number")
+
+    def __init__(self, number: RuleNumber, rules: VersionRules) -> None:
+        self.number, self._rules, self._text = number, rules, None
+
+    def __getattr__(self, name: str):
+        if self._text is None:
+            self._text = self._rules._all[self.number][0]
+        return getattr(self._text, name)
+
+
+def _lazy(texts: StoreTexts, key: tuple[str, str, str]) -> Callable[[RuleNumber], LazyText]:
+    rules = texts[key]
+    return lambda number: LazyText(number, rules)
 
 
 class StoreCatalog(Catalog):
