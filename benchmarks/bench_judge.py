@@ -34,6 +34,7 @@ QUESTIONS = (
     ["analogue", "506.1a", "--game", "dm"],
     ["show", "CR 509.1a"],
     ["explain", "507", "--game", "dm"],
+    ["explain", "509.1", "--game", "mtg"],  # 113 Magic steps
     ["diff", "--game", "mtg", "--lang", "en", "2019-05-03", "2024-11-08", "--section", "5", "--substantive"],
     ["diff", "--game", "dm", "--lang", "ja", "1.38", "1.48", "--substantive"],
 )
