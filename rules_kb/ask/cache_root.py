@@ -8,14 +8,13 @@ that does not exist is made; one that is not a folder is a one-line error, never
 
 from __future__ import annotations
 
-import fcntl
 import os
 import stat
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
 from rules_kb.errors import UsageError
+from rules_kb.files import new_file_mode, replace_file
 from rules_kb.ingest.reading import describe_kind
 
 ENVIRONMENT = "RULES_KB_CACHE"
@@ -53,63 +52,10 @@ def ensure_folder(folder: Path) -> Path:
 
 
 def write_cache_file(path: Path, text: str) -> bool:
-    """Write one cache entry all or nothing: a uniquely named temporary file beside it (runs may race),
-    renamed into place with the mode a new file gets (0666 less the umask; mkstemp's 0600 would hide
-    it from other users). The temporary file is removed on every exit path Python sees, a full disk
-    and Ctrl-C included; a cache that cannot be written only costs time, so that returns False."""
-    temporary = None
+    """Write one cache entry all or nothing (``files.replace_file``; runs may race), with the mode
+    a new file gets; a cache that cannot be written only costs time, so that returns False."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        hold(handle)
-        sweep_stale(path.parent, f".{path.name}.")
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.chmod(temporary, _new_file_mode())
-        os.replace(temporary, path)
-        temporary = None
+        replace_file(path, lambda out: out.write(text), new_file_mode())
         return True
     except OSError:
         return False
-    finally:
-        if temporary is not None:
-            Path(temporary).unlink(missing_ok=True)
-
-
-def _new_file_mode() -> int:
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
-def hold(handle: int) -> None:
-    """Mark a temporary file as being written: an exclusive ``flock`` the kernel drops when the
-    writer dies, however it dies (``sweep_stale`` tells a live writer's file from a killed one's)."""
-    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-
-
-def sweep_stale(folder: Path, prefix: str, suffix: str = ".tmp") -> None:
-    """Remove the temporary files ``prefix*suffix`` in ``folder`` that a killed writer left: those no
-    live process holds (``hold``). Regular files only; anything unreadable is left alone."""
-    try:
-        names = [name for name in os.listdir(folder) if name.startswith(prefix) and name.endswith(suffix)]
-    except OSError:
-        return
-    for name in names:
-        path = folder / name
-        try:
-            handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
-        except OSError:
-            continue
-        try:
-            if not stat.S_ISREG(os.fstat(handle).st_mode):
-                continue
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                continue  # a live writer holds it
-            os.unlink(path)
-        except OSError:
-            pass
-        finally:
-            os.close(handle)

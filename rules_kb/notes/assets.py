@@ -10,13 +10,12 @@ one global, so the page works from a folder (``file://``) as well as from a serv
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
 
 from rules_kb.ask.knowledge import Knowledge
 from rules_kb.errors import OutputError
+from rules_kb.files import replace_file
 from rules_kb.notes.index import note_index
 from rules_kb.notes.link import FOOTNOTE_LINE
 from rules_kb.notes.markup import MARK_END, MARK_START, MARK_ZERO, SKIPPED, UNLOCATED
@@ -39,18 +38,10 @@ def _script(name: str, value: dict) -> str:
 
 
 def _write(path: Path, text: str) -> None:
-    """All or nothing, as ``render.output`` does (which sits after this stage and cannot be imported)."""
-    temporary = None
+    """All or nothing (``files.replace_file``), mode 0644."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
+        replace_file(path, lambda out: out.write(text), 0o644)
     except OSError as exc:
-        if temporary is not None:
-            Path(temporary).unlink(missing_ok=True)
         raise OutputError(str(path), exc.strerror or str(exc)) from None
 
 

@@ -16,41 +16,29 @@ import os
 import shutil
 import signal
 import stat
-import tempfile
 import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from rules_kb.ask.cache_root import hold, sweep_stale
 from rules_kb.errors import OutputError
+from rules_kb.files import new_file_mode, replace_file
 
 
 def write_atomically(path: Path, lines: Iterable[str], newline: bool = True) -> None:
-    """Write lines to ``path`` via a temporary file, so a failure leaves no partial output."""
+    """Write lines to ``path`` via a temporary file (``files.replace_file``, synced), so a failure
+    leaves no partial output."""
     target = resolve_target(path)
+
+    def write(out) -> None:
+        for line in lines:
+            out.write(line)
+            if newline:
+                out.write("\n")
+
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        replace_file(target, write, _mode_for(target), sync=True)
     except OSError as exc:
         raise OutputError(str(path), exc.strerror or str(exc)) from None
-    try:
-        hold(handle)
-        sweep_stale(target.parent, f".{target.name}.")  # what a killed (SIGKILL) writer of this file left
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-            for line in lines:
-                out.write(line)
-                if newline:
-                    out.write("\n")
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temporary, _mode_for(target))
-        os.replace(temporary, target)
-    except OSError as exc:
-        Path(temporary).unlink(missing_ok=True)
-        raise OutputError(str(path), exc.strerror or str(exc)) from None
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def resolve_target(path: Path) -> Path:
@@ -85,9 +73,7 @@ def _mode_for(target: Path) -> int:
     try:
         return stat.S_IMODE(target.stat().st_mode)
     except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+        return new_file_mode()
 
 
 # Output folders. The one rule for every output (README, "Outputs"): a command writes only paths
