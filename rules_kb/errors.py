@@ -42,6 +42,10 @@ class OutputError(RulesKbError):
         super().__init__(f"{path}: cannot write: {problem}")
 
 
+class StoreUnusable(RulesKbError):
+    """The store fails its own check even right after it was rebuilt (a disk fault or a bug)."""
+
+
 class MalformedRuleNumber(RulesKbError, ValueError):
     """A string that is not a rule number. Parsers turn this into an anomaly."""
 

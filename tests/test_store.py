@@ -81,9 +81,9 @@ DM_SEEDS = ["seed-000", "seed-001", "seed-002"]
 
 
 def _damage_cases():
-    def flip_text(data: bytes) -> bytes:  # the words of a rule edited in place, structure intact
-        at = data.index("ブロッカー".encode())
-        return data[:at] + "ブロッガー".encode() + data[at + len("ブロッカー".encode()):]
+    def flip_text(data: bytes) -> bytes:  # the words of rules edited in place (every copy), structure intact
+        assert "ブロッカー".encode() in data
+        return data.replace("ブロッカー".encode(), "ブロッガー".encode())
 
     def flip_page(data: bytes) -> bytes:  # the first b-tree page header overwritten
         return data[:100] + bytes(b ^ 0xFF for b in data[100:140]) + data[140:]
@@ -116,6 +116,24 @@ def test_a_damaged_store_is_rebuilt_with_one_warning(case, tmp_path, monkeypatch
     assert len(again.err.splitlines()) == 1 and "damaged" in again.err and "rebuilding" in again.err
     assert cli.main(argv) == 0  # repaired: no warning the next time
     assert capsys.readouterr() == (first.out, "")
+
+
+def test_a_store_failing_again_after_its_rebuild_is_one_line_not_a_traceback(tmp_path, monkeypatch, capsys):
+    from rules_kb import cli
+    from rules_kb.cli import common
+    from rules_kb.store.read import Store, StoreDamaged
+
+    corpus = small_corpus(tmp_path / "corpus", DM_SEEDS)
+    monkeypatch.setattr(common, "DEFAULT_CACHE", tmp_path / "cache")
+
+    def always_damaged(self, sql, params=()):
+        raise StoreDamaged("a row fails its check: rule_texts")
+    monkeypatch.setattr(Store, "rows", always_damaged)
+    assert cli.main(["--corpus", str(corpus), "show", "507.2a", "--game", "dm"]) == 1
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    assert out == "" and len(lines) == 2 and "rebuilding" in lines[0]
+    assert lines[1].startswith("Error: ") and "store-" in lines[1] and "right after a rebuild" in lines[1]
 
 
 def test_an_edited_corpus_file_is_refused_with_a_store(tmp_path, monkeypatch, capsys):

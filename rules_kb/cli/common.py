@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from rules_kb.ask.cache_root import cache_root, ensure_folder, search_root
-from rules_kb.errors import UsageError
+from rules_kb.errors import StoreUnusable, UsageError
 
 if TYPE_CHECKING:
     from rules_kb.store.views import StoreKnowledge
@@ -54,15 +54,18 @@ def open_knowledge(args: argparse.Namespace):
 
 def answer(args: argparse.Namespace, question: Callable[[StoreKnowledge], Answer]) -> Answer:
     """``question`` answered from the store; a store found damaged while reading is rebuilt once."""
-    from rules_kb.ask.stored import open_store
+    from rules_kb.ask.stored import open_store, store_path
     from rules_kb.store.read import StoreDamaged
 
-    knowledge = open_store(args.corpus, cache(), warn)
     try:
-        return question(knowledge)
+        return question(open_store(args.corpus, cache(), warn))
     except StoreDamaged as exc:
         warn(f"warning: the store is damaged ({exc}); rebuilding it")
+    try:
         return question(open_store(args.corpus, cache(), warn, rebuild=True))
+    except StoreDamaged as exc:  # a fresh store failing its own check: the disk, or a bug; never a traceback
+        raise StoreUnusable(f"{store_path(args.corpus, cache())}: fails its check right after a rebuild "
+                            f"({exc}); please report this") from None
 
 
 def print_text(args: argparse.Namespace, text: str) -> None:

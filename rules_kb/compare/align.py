@@ -189,7 +189,7 @@ def align_pair(catalog: Catalog, game: str, lang: str, old_label: str, new_label
     alignment = Alignment(game, lang, old_label, new_label,
                           catalog.versions[(game, lang, old_label)].complete,
                           catalog.versions[(game, lang, new_label)].complete)
-    vectors = Vectors(lang, old, new)
+    vectors = Vectors(lang, old, new, catalog.known_word_sets(lang))
     left, right = set(old), set(new)
     automatic = align_pair(catalog, game, lang, old_label, new_label, ()) if relevant else None
     _apply_forced(alignment, list(relevant), old, new, left, right, vectors, automatic)

@@ -356,7 +356,7 @@ def _finish(text: str) -> str:
     """The rest of the folds, and punctuation dropped (punctuation alone is editorial); dashes
     stay ("Artifact -- Equipment" / "Artifact ? Equipment" is a lossy conversion, shown)."""
     text = _WHICH.sub("that", text)
-    text = "".join(ch for ch in text if not _is_editorial_punctuation(ch))
+    text = text.translate(_DROP_PUNCTUATION)
     return _HYPHEN_IN_WORD.sub("", _WHITESPACE.sub(" ", text).strip())
 
 
@@ -477,7 +477,23 @@ def _punctuation_reason(old_tokens: list[Token], new_tokens: list[Token], hyphen
 
 
 def _is_editorial_punctuation(surface: str) -> bool:
-    return all(unicodedata.category(ch) in _EDITORIAL_PUNCTUATION_CATEGORIES or ch in _TRADEMARKS for ch in surface)
+    return all(_is_editorial_character(ch) for ch in surface)
+
+
+def _is_editorial_character(ch: str) -> bool:
+    return unicodedata.category(ch) in _EDITORIAL_PUNCTUATION_CATEGORIES or ch in _TRADEMARKS
+
+
+class _PunctuationDropper(dict):
+    """A ``str.translate`` table deleting editorial punctuation; each character is judged once."""
+
+    def __missing__(self, code: int) -> int | None:
+        value = None if _is_editorial_character(chr(code)) else code
+        self[code] = value
+        return value
+
+
+_DROP_PUNCTUATION = _PunctuationDropper()
 
 
 def _hyphens_inside_words(tokens: list[Token], text: str) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 
 from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
@@ -21,12 +22,28 @@ def comparable_text(rule: RuleText) -> str:
     return " ".join(part for part in (rule.title, rule.text) if part)
 
 
-class Vectors:
-    """Token sets with IDF weights for both versions, built once per alignment."""
+def word_set(text: str, lang: str) -> frozenset[str]:
+    """The normalised words of a comparable text, punctuation left out: what similarity compares."""
+    return frozenset(t.normalized for t in tokenize(text, lang) if any(c.isalnum() for c in t.normalized))
 
-    def __init__(self, lang: str, old: dict[RuleNumber, RuleText], new: dict[RuleNumber, RuleText]) -> None:
-        self.old = {n: self._tokens(r, lang) for n, r in old.items()}
-        self.new = {n: self._tokens(r, lang) for n, r in new.items()}
+
+class Vectors:
+    """Token sets with IDF weights for both versions, built once per alignment.
+
+    ``known`` maps comparable texts to word sets already made (the store keeps the Japanese
+    ones: Sudachi was two thirds of a Duel Masters ``explain``); other texts are tokenized here.
+    """
+
+    def __init__(self, lang: str, old: dict[RuleNumber, RuleText], new: dict[RuleNumber, RuleText],
+                 known: Mapping[str, frozenset[str]] | None = None) -> None:
+        known = known or {}
+
+        def words(rule: RuleText) -> frozenset[str]:
+            text = comparable_text(rule)
+            found = known.get(text)
+            return found if found is not None else word_set(text, lang)
+        self.old = {n: words(r) for n, r in old.items()}
+        self.new = {n: words(r) for n, r in new.items()}
         frequency: Counter[str] = Counter()
         for bag in (*self.old.values(), *self.new.values()):
             frequency.update(bag)
@@ -39,11 +56,6 @@ class Vectors:
             for token in self.new[number]:
                 self.index[token].append(position)
         self.rare = {number: sorted(bag, key=lambda t: (-self.idf[t], t))[:12] for number, bag in self.old.items()}
-
-    @staticmethod
-    def _tokens(rule: RuleText, lang: str) -> frozenset[str]:
-        tokens = tokenize(comparable_text(rule), lang)
-        return frozenset(t.normalized for t in tokens if any(c.isalnum() for c in t.normalized))
 
     def similarity(self, old: RuleNumber, new: RuleNumber) -> float:
         a, b = self.old[old], self.new[new]

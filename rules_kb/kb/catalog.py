@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from rules_kb.model import BEFORE, ParsedDocument, RuleText
@@ -88,6 +89,10 @@ class Catalog:
 
     def numbers_of(self, game: str) -> list[RuleNumber]:
         return sorted({n for (g, _, _), rules in self.texts.items() if g == game for n in rules})
+
+    def known_word_sets(self, lang: str) -> Mapping[str, frozenset[str]]:
+        """Word sets of comparable texts made earlier (the store keeps them); none here."""
+        return {}
 
     def labels_with_numbers(self, game: str, lang: str, low: str, high: str) -> dict[str, set[RuleNumber]]:
         """label -> the numbers it holds written between ``low`` and ``high`` (``low <= number < high``

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 
-FORMAT = "rules-kb-store 3"
+FORMAT = "rules-kb-store 4"
 
 DDL = """
 CREATE TABLE meta (            -- format, input key, counts, corpus file stats
@@ -46,6 +46,9 @@ CREATE TABLE edges (           -- graph edges: contains, text_of, next_version, 
 CREATE TABLE alignments (      -- adjacent complete releases aligned, one row per pair
     game TEXT, lang TEXT, old_version TEXT, new_version TEXT, forced TEXT, alignment TEXT, digest TEXT NOT NULL,
     PRIMARY KEY (game, lang, old_version, new_version));
+CREATE TABLE word_sets (      -- the words similarity compares, per Japanese comparable text (title and text):
+    lang TEXT, text TEXT, words TEXT, digest TEXT NOT NULL,  -- aligning partial versions at question time
+    PRIMARY KEY (lang, text));                               -- then needs no Sudachi
 CREATE TABLE alignment_parts (  -- the same, cut by rule (702.2; a section's own row: 702): what a
     game TEXT, lang TEXT, old_version TEXT, new_version TEXT,  -- question about one rule reads
     part TEXT, forced TEXT, pairs TEXT, digest TEXT NOT NULL,

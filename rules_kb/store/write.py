@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 from rules_kb.compare.align import Alignment
+from rules_kb.compare.similarity import comparable_text, word_set
 from rules_kb.errors import OutputError
 from rules_kb.kb.catalog import Catalog
 from rules_kb.kb.ids import text_id
@@ -131,6 +132,7 @@ def _fill(db: sqlite3.Connection, catalog: Catalog, graph, alignments: list[Alig
     counts["edges"] = _insert(db, "edges", (
         (i, source, target, key, data.get("kind"), position, attrs_json(data))
         for i, (source, target, key, position, data) in enumerate(_edges_with_in_position(graph))))
+    counts["word_sets"] = _insert(db, "word_sets", _word_set_rows(catalog))
     counts["alignments"] = _insert(db, "alignments", (
         (a.game, a.lang, a.old_version, a.new_version, _json(forced_record(forced)), _json(alignment_record(a)))
         for forced, a in alignments))
@@ -138,6 +140,13 @@ def _fill(db: sqlite3.Connection, catalog: Catalog, graph, alignments: list[Alig
         (a.game, a.lang, a.old_version, a.new_version, key, _json(forced_record(forced)), _json(part))
         for forced, a in alignments for key, part in sorted(alignment_parts(a).items())))
     return counts
+
+
+def _word_set_rows(catalog: Catalog):
+    """Japanese only: English words come from a regular expression faster than a lookup."""
+    texts = sorted({comparable_text(t) for t in catalog.all_texts() if t.lang == "ja"})
+    for text in texts:
+        yield ("ja", text, _json(sorted(word_set(text, "ja"))))
 
 
 def _edges_with_in_position(graph):
