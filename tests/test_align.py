@@ -302,3 +302,18 @@ def test_a_sentence_already_in_an_unchanged_rule_is_not_a_split_target(knowledge
     pair = alignment.pair_for_old(R("503.2"))
     assert pair.kind == "moved" and str(pair.new_number) == "503.1"
 
+
+
+def test_scope_bounds_hold_every_number_of_their_scope(knowledge):
+    """A scope's string bounds (what the store's number index and alignment parts are read by)
+    take in every number the scope holds: chapter 9's run from "900" to "9~", not to "1000"."""
+    numbers = knowledge.catalog.numbers_of("mtg")
+    for chapter in range(1, 10):
+        low, high = Scope(chapter=chapter).bounds()
+        inside = [n for n in numbers if Scope(chapter=chapter).contains(n)]
+        assert inside and all(low <= str(n) < high for n in inside), chapter
+    for rule in ("509.1", "702.2", "702", "100.1a"):
+        scope = Scope(rule=RuleNumber.parse(rule))
+        low, high = scope.bounds()
+        inside = [n for n in numbers if scope.contains(n)]
+        assert inside and all(low <= str(n) < high for n in inside), rule

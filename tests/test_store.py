@@ -264,3 +264,36 @@ def test_explain_from_the_store_reads_only_its_rule_and_says_the_same(stored, kn
     expected = story_record(explain_rule(knowledge, game, rule, subset_corpus))
     assert sum(len(chain) for chain in expected["chains"].values()) >= 1  # at least one step compared
     assert story_record(explain_rule(stored, game, rule, subset_corpus)) == expected
+
+
+@pytest.mark.parametrize("scope", ["section 1", "section 3", "section 5", "section 7", "section 9", "509.1", "702.2",
+                                   "704.5j", "100.1"])
+def test_a_composed_diff_within_a_scope_reads_its_paths_only_and_says_the_same(stored, knowledge, scope):
+    """``diff OLD NEW --section 5`` between distant releases composes each step's pairs on the paths
+    into and out of section 5 only (``_compose_within``); its rows are those of composing the whole
+    steps and keeping the section's, from the first Magic release of the tests to the last."""
+    from rules_kb.compare.align import Scope
+    from rules_kb.compare.changes import compare_versions
+    from rules_kb.numbers import RuleNumber
+    from rules_kb.render.textformat import comparison_record
+
+    within = (Scope(chapter=int(scope.split()[1])) if scope.startswith("section")
+              else Scope(rule=RuleNumber.parse(scope)))
+    catalog = knowledge.catalog
+    labels = [label for label in catalog.version_labels("mtg", "en")
+              if catalog.versions[("mtg", "en", label)].complete and catalog.rules_in("mtg", "en", label)]
+    assert len(labels) >= 5
+    old, new = labels[0], labels[-1]
+    expected = comparison_record(compare_versions(knowledge.catalog, "mtg", "en", old, new, knowledge.forced, within))
+    assert expected["rows"]
+    read = []
+    pairs_under = type(stored.catalog.alignments).pairs_under
+
+    def spy(self, key, bounds, numbers=()):
+        read.append(key)
+        return pairs_under(self, key, bounds, numbers)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(type(stored.catalog.alignments), "pairs_under", spy)
+        got = comparison_record(compare_versions(stored.catalog, "mtg", "en", old, new, stored.forced, within))
+    assert read, "the scoped composition was not used"
+    assert got == expected

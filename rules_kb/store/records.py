@@ -119,15 +119,28 @@ def alignment_from_record(data: dict, old_text: Callable[[RuleNumber], RuleText]
     """Rebuild an alignment; ``old_text``/``new_text`` give the text a version holds for a number."""
     from rules_kb.compare.align import Alignment, Pair
 
-    pairs = []
-    for kind, old, new, similarity, forced, targets in data["pairs"]:
-        old_number, new_number = _parse(old), _parse(new)
-        pairs.append(Pair(kind, None if old_number is None else old_text(old_number),
-                          None if new_number is None else new_text(new_number), float(similarity), bool(forced),
-                          tuple(_number_of(t) for t in targets)))
+    pairs = [_pair(row, old_text, new_text, Pair) for row in data["pairs"]]
     return Alignment(data["game"], data["lang"], data["old"], data["new"], bool(data["old_complete"]),
                      bool(data["new_complete"]), pairs, [_number_of(n) for n in data["unknown_old"]],
                      [_number_of(n) for n in data["unknown_new"]], list(data["notes"]))
+
+
+def _pair(row: list, old_text: Callable[[RuleNumber], RuleText], new_text: Callable[[RuleNumber], RuleText],
+          pair_class: type):  # the class from the caller: a lookup does not load the aligner
+    kind, old, new, similarity, forced, targets = row
+    old_number, new_number = _parse(old), _parse(new)
+    return pair_class(kind, None if old_number is None else old_text(old_number),
+                None if new_number is None else new_text(new_number), float(similarity), bool(forced),
+                tuple(_number_of(t) for t in targets))
+
+
+def positioned_pairs(parts: list[dict], old_text: Callable[[RuleNumber], RuleText],
+                     new_text: Callable[[RuleNumber], RuleText]) -> dict[int, object]:
+    """The pairs of some parts of an alignment, keyed by their place in the whole."""
+    from rules_kb.compare.align import Pair
+
+    rows = {row[0]: row[1:] for part in parts for row in part["pairs"]}
+    return {position: _pair(row, old_text, new_text, Pair) for position, row in rows.items()}
 
 
 def alignment_parts(alignment: Alignment) -> dict[str, dict]:

@@ -212,6 +212,39 @@ class StoreAlignments(dict):
         return alignment_from_parts([json.loads(row[6]) for row in rows], text_of(old), text_of(new))
 
 
+    def pairs_under(self, key, bounds: tuple[str, str] | None, numbers=()):
+        """Pairs of a stored adjacent alignment under ``bounds`` (``Scope.bounds``) or under the rules
+        of ``numbers``, keyed by their place in the whole alignment (texts are ``LazyText``), and the
+        alignment's notes; None if not stored."""
+        from rules_kb.store.records import forced_record, part_of, positioned_pairs
+
+        game, lang, old, new, relevant = key
+        where, params = [], []
+        if bounds is not None:
+            where.append("(part >= ? AND part < ?)")
+            params.extend(bounds)
+        wanted = sorted({part_of(n) for n in numbers})
+        if bounds is not None:
+            wanted = [p for p in wanted if not bounds[0] <= p < bounds[1]]
+        if wanted:
+            where.append(f"part IN ({', '.join('?' * len(wanted))})")
+            params.extend(wanted)
+        if not where:
+            return {}, []
+        rows = self.store.rows(f"SELECT * FROM alignment_parts WHERE game=? AND lang=? AND old_version=? AND "
+                               f"new_version=? AND ({' OR '.join(where)})", (game, lang, old, new, *params))
+        if not rows:  # nothing there, or no such alignment: the whole row says which (and its notes)
+            whole = self.get(key)
+            return None if whole is None else ({}, list(whole.notes))
+        forced = json.loads(json.dumps(forced_record(relevant)))
+        if any(json.loads(row[5]) != forced for row in rows):
+            return None
+        parts = [json.loads(row[6]) for row in rows]
+        texts = self.catalog.texts
+        return (positioned_pairs(parts, _lazy(texts, (game, lang, old)), _lazy(texts, (game, lang, new))),
+                list(parts[0]["notes"]))
+
+
 class LazyText:
     """A version's text for a number, read when first used. Composing a long chain of releases
     (``diff 2019-05-03 2024-11-08``, 31 steps) follows numbers through every release between but
