@@ -163,8 +163,13 @@ def feed(game: str) -> str:
 
 
 def glossary_page(game: str, lang: str, version: str) -> str:
-    """Every glossary entry of one version (built for the newest): ``/mtg/en/2024-11-08/glossary/``."""
+    """Every glossary entry of one version: ``/mtg/en/2024-11-08/glossary/``."""
     return f"/{game}/{lang}/{_part(version)}/glossary/"
+
+
+def api_glossary(game: str, lang: str, version: str) -> str:
+    """JSON of an older version's glossary, which its page draws: ``/api/mtg/en/glossary/2009-05-01.json``."""
+    return f"/api/{game}/{lang}/glossary/{_part(version)}.json"
 
 
 def term_page(game: str, lang: str, term: str) -> str:

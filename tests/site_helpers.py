@@ -44,7 +44,8 @@ def internal_links(site: Path, file: Path, tree, prefix: str = "/") -> list[tupl
 
 
 def reader_of(tree):
-    """The placeholder of a chapter page drawn in the browser (``reader.js``), or None."""
+    """The placeholder of a page drawn in the browser (``reader.js``: an older release's chapter or
+    glossary), or None."""
     found = tree.find_class("rk-reader")
     return found[0] if found else None
 
@@ -71,9 +72,40 @@ def _whole_version(site: Path, api: str) -> dict[str, dict]:
     return whole_version(record, base)
 
 
+@functools.lru_cache(maxsize=256)
+def _glossary(site: Path, api: str) -> tuple[dict, ...]:
+    record = json.loads(file_of(site, api).read_text(encoding="utf-8"))
+    entries = record["entries"]
+    if "base_api" in record:
+        entries = {**json.loads(file_of(site, record["base_api"]).read_text(encoding="utf-8"))["entries"], **entries}
+    return tuple(entries[key] for key in record["order"])
+
+
+def drawn_glossary(site: Path, reader) -> tuple[dict, ...]:
+    """The entries ``reader.js`` draws on an older glossary page, in order (its JSON over its keyframe)."""
+    return _glossary(site, reader.get("data-api"))
+
+
+def drawn_glossary_tree(site: Path, reader):
+    """What ``reader.js`` draws on an older glossary page, written here as HTML, for its links."""
+    from rules_kb.render.html import element, esc
+
+    items = []
+    for entry in drawn_glossary(site, reader):
+        items.append(element("dt", element("a", esc(entry["term"]), href=entry["href"], class_="rk-term"),
+                             id=entry["id"]))
+        items.append(element("dd", "".join(esc(s[0]) if len(s) == 1 else element("a", esc(s[0]), href=s[1],
+                                                                                  class_=s[2])
+                                           for s in entry["definition"])))
+    return lxml_html.fragment_fromstring(element("dl", "".join(items)))
+
+
 def drawn_ids(site: Path, reader) -> set[str]:
-    """The ids ``reader.js`` gives: each rule's number and each section's ``s`` anchor."""
+    """The ids ``reader.js`` gives: each rule's number and each section's ``s`` anchor; on a
+    glossary, each entry's."""
     from rules_kb.numbers import RuleNumber
 
+    if reader.get("data-kind") == "glossary":
+        return {entry["id"] for entry in drawn_glossary(site, reader)}
     rules = drawn_rules(site, reader)
     return set(rules) | {f"s{RuleNumber.parse(n).section:03d}" for n in rules}

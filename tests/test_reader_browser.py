@@ -107,3 +107,43 @@ def test_latest_rulebook_is_the_newest_versions_contents(real_site, knowledge):
         assert version in targets and any(t.startswith(version) and t != version for t in targets)
     home = (real_site / "index.html").read_text(encoding="utf-8")
     assert all(f'href="{g}/{lang}/latest/"' in home for g, lang in (("dm", "ja"), ("dm", "en"), ("mtg", "en")))
+
+
+GLOSSARY = """() => [...document.querySelectorAll('.rk-reader dl.rk-glossary > *')].map((e) => ({
+  tag: e.tagName.toLowerCase(), id: e.id, text: e.textContent,
+  links: [...e.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href'), a.className]),
+}))"""
+
+
+@pytest.mark.parametrize("version", ["2008-10-01", "2009-07-08", "2022-11-18"])  # a keyframe, deltas over it
+def test_an_older_glossary_is_drawn_as_its_static_page_would_show_it(page, serve_dir, real_site, knowledge,
+                                                                      subset_corpus, version):
+    """The drawn entries of an older glossary (``reader.js`` over the JSON) are, element by element,
+    those of the page the newest glossary gets statically: ids, terms, definitions, every link's
+    text, target and class (rule references to that release, ``See X.`` to X's page)."""
+    from lxml import html as lxml_html
+
+    from rules_kb.render.glossary_pages import _names, glossaries, term_histories, version_glossary_page
+    from rules_kb.render.site_data import load_site_data
+
+    site = load_site_data(knowledge, subset_corpus)
+    by_version = glossaries(site)
+    static = version_glossary_page(site, "mtg", "en", version, by_version["mtg", "en", version],
+                                   _names(term_histories(by_version))[("mtg", "en")], drawn=False)
+    expected = [{"tag": e.tag, "id": e.get("id") or "", "text": e.text_content(),
+                 "links": [[a.text_content(), a.get("href"), a.get("class")] for a in e.iter("a")]}
+                for e in lxml_html.fragment_fromstring(static.body).find_class("rk-glossary")[0]]
+    assert len(expected) == 2 * len(by_version["mtg", "en", version]) > 600
+    page.goto(serve_dir(real_site) + links.glossary_page("mtg", "en", version).lstrip("/") + "#deathtouch")
+    page.wait_for_selector(".rk-reader[data-ready=true]", timeout=15000)
+    assert page.evaluate(GLOSSARY) == expected
+    assert page.evaluate("document.querySelector('dt:target') && document.querySelector('dt:target').id") \
+        == "deathtouch"
+    assert page.evaluate("window.scrollY") > 0
+
+
+def test_only_the_newest_glossary_is_static(real_site):
+    newest = (real_site / "mtg/en/2024-11-08/glossary/index.html").read_text(encoding="utf-8")
+    assert 'id="deathtouch"' in newest and "rk-reader" not in newest
+    old = (real_site / "mtg/en/2009-07-08/glossary/index.html").read_text(encoding="utf-8")
+    assert "rk-reader" in old and 'id="deathtouch"' not in old and "<noscript>" in old

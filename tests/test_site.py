@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES
-from site_helpers import drawn_ids, drawn_rules, file_of, internal_links, parse, reader_of
+from site_helpers import drawn_glossary_tree, drawn_ids, drawn_rules, file_of, internal_links, parse, reader_of
 
 from rules_kb import links
 from rules_kb.ask.knowledge import build_knowledge
@@ -30,15 +30,19 @@ def hostile_site(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def crawl(real_site):
     """Every HTML page of the real site: its ids (with those ``reader.js`` draws from the
-    version's JSON on an older release's chapter page) and its internal links."""
+    version's JSON on an older release's chapter or glossary page) and its internal links (an older
+    glossary's drawn links too)."""
     pages = {}
     for file in sorted(real_site.rglob("*.html")):
         tree = parse(file)
         ids = {e.get("id") for e in tree.iter() if e.get("id")}
         reader = reader_of(tree)
+        targets = internal_links(real_site, file, tree, prefix=PREFIX)
         if reader is not None:
             ids |= drawn_ids(real_site, reader)
-        pages[file] = (ids, internal_links(real_site, file, tree, prefix=PREFIX))
+            if reader.get("data-kind") == "glossary":  # its links come from the JSON: checked as well
+                targets += internal_links(real_site, file, drawn_glossary_tree(real_site, reader), prefix=PREFIX)
+        pages[file] = (ids, targets)
     return pages
 
 

@@ -61,6 +61,14 @@ class SiteData:
         """Numbers directly below ``parent`` (``None``: the sections), in order."""
         return self.children.get((game, parent), [])
 
+    def has_glossary(self, game: str, lang: str, label: str) -> bool:
+        """Whether the version's documents print a glossary (each such version has a glossary page)."""
+        found = self.__dict__.get("_glossaries")
+        if found is None:
+            found = {(t.game, t.lang, t.version) for doc in self.catalog.documents.values() for t in doc.terms}
+            self.__dict__["_glossaries"] = found
+        return (game, lang, label) in found
+
     def labels_with_texts(self, game: str, lang: str) -> list[str]:
         """Versions (oldest first) that hold at least one rule text: those get pages."""
         return [label for label in self.catalog.version_labels(game, lang) if self.catalog.rules_in(game, lang, label)]

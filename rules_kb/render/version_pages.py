@@ -34,11 +34,12 @@ KIND_LABEL = {"full": "complete rulebook", "excerpt": "excerpt", "change-notice"
 LABELS = {
     "ja": {"version": "版", "sections": "セクション", "rules": "ルール数", "previous": "前の章",
            "next": "次の章", "contents": "目次", "read": "最初から読む (章ごと、印刷可)",
-           "pinned": "この版の固定リンク",
+           "pinned": "この版の固定リンク", "glossary": "用語集",
            "partial": "部分的な版: ここにないルールは不明であり、削除ではありません"},
     "en": {"version": "version", "sections": "sections", "rules": "rules", "previous": "previous chapter",
            "next": "next chapter", "contents": "contents",
            "read": "read it from the start (a page per chapter, printable)", "pinned": "this version's permalink",
+           "glossary": "glossary",
            "partial": "partial version: a rule absent here is unknown, not removed"},
 }
 
@@ -171,6 +172,8 @@ def _version_page(site: SiteData, game: str, lang: str, label: str, path: str) -
     first = chapters_of(site, game, lang, label)[0][0]
     nav = [link(path, links.game_page(game), f"{GAME_NAMES[game]}: all versions"),
            link(path, links.chapter_page(game, lang, label, first), words["read"])]
+    if site.has_glossary(game, lang, label):
+        nav.append(link(path, links.glossary_page(game, lang, label), words["glossary"]))
     if path == links.latest_page(game, lang):
         nav.append(link(path, links.version_page(game, lang, label), f"{words['pinned']}: {label}"))
     parts = [element("h1", esc(f"{GAME_NAMES[game]} {LANG_NAMES[lang]} {label}")),

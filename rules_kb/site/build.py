@@ -26,6 +26,7 @@ from rules_kb.ask.knowledge import Knowledge, load_knowledge
 from rules_kb.errors import OutputError
 from rules_kb.notes.assets import write_link_assets
 from rules_kb.render.api import write_api
+from rules_kb.render.glossary_pages import write_glossary_api
 from rules_kb.render.html import Page
 from rules_kb.render.offline import write_offline
 from rules_kb.render.visible import visible_page
@@ -58,6 +59,9 @@ THEME_OVERRIDES = "overrides"
 # (it digests the files the others wrote).
 EXTRA_WRITERS: tuple[Callable[[Knowledge, Path], None], ...] = (write_api, write_search_index, write_link_assets,
                                                                write_feeds, write_offline)
+# Files that the pages' own data makes, written with them (before the service worker's list):
+# the older glossaries' JSON, drawn by their pages.
+SITE_WRITERS: tuple[Callable[[SiteData, Path], None], ...] = (write_glossary_api,)
 
 
 @dataclass
@@ -95,6 +99,8 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
         pages = nav_pages + write_framed_pages(frames, staging, (
             page for generate in PAGE_GENERATORS for page in generate(site)), seen)
         previous.write_manifest()
+        for site_writer in SITE_WRITERS:
+            site_writer(site, staging)
         seconds["pages"] = time.perf_counter() - clock
         clock = time.perf_counter()
         for writer in EXTRA_WRITERS:

@@ -7,6 +7,10 @@
 // chapter's rules with the markup of a static chapter page (ids = rule numbers, section anchors
 // s507), citations linked by the shared grammar (refs.js). Source text only ever enters the
 // page as text nodes. Then the address's #rule is shown and marked as the static pages do.
+//
+// An older glossary page (rules_kb/render/glossary_pages.py, data-kind="glossary") is drawn the
+// same way from /api/{game}/{lang}/glossary/{version}.json: its definitions come as segments of
+// text and links, so they too enter the page as text nodes only.
 (function () {
   "use strict";
 
@@ -111,8 +115,45 @@
       out.appendChild(block);
     }
     reader.replaceChildren(out);
+    shown("rk-chapter-drawn");
+  }
+
+  function wholeGlossary(record) {
+    if (!record.base_api) return Promise.resolve(record);
+    return load(at(record.base_api)).then(function (base) {
+      return Object.assign({}, record, { entries: Object.assign({}, base.entries, record.entries) });
+    });
+  }
+
+  function drawGlossary(record) {
+    const list = node("dl", "rk-glossary");
+    list.lang = reader.dataset.lang;
+    for (const key of record.order) {
+      const entry = record.entries[key];
+      const term = node("dt");
+      term.id = entry.id;
+      const name = node("a", "rk-term", entry.term);
+      name.href = entry.href;
+      term.appendChild(name);
+      const definition = node("dd");
+      for (const [text, href, kind] of entry.definition) {
+        if (href) {
+          const link = node("a", kind, text);
+          link.href = href;
+          definition.appendChild(link);
+        } else {
+          definition.appendChild(document.createTextNode(text));
+        }
+      }
+      list.append(term, definition);
+    }
+    reader.replaceChildren(list);
+    shown("rk-glossary-drawn");
+  }
+
+  function shown(eventName) {
     reader.dataset.ready = "true";
-    document.dispatchEvent(new CustomEvent("rk-chapter-drawn"));
+    document.dispatchEvent(new CustomEvent(eventName));
     const wanted = decodeURIComponent(window.location.hash.slice(1));
     if (wanted && document.getElementById(wanted)) {
       // The target did not exist when the address was read: replacing the fragment makes it :target.
@@ -122,12 +163,14 @@
     }
   }
 
-  load(at(reader.dataset.api))
-    .then(function (record) { return wholeVersion(record); })
-    .then(function (rules) { draw(rules, window.RULES_KB_REFS(window.RULES_KB_LINK_GRAMMAR)); })
-    .catch(function (error) {
-      reader.replaceChildren(node("p", "rk-reader-error",
-        "This release's text could not be loaded (" + error.message + "); it is in " + reader.dataset.api));
-      reader.dataset.ready = "error";
-    });
+  const drawn = reader.dataset.kind === "glossary"
+    ? load(at(reader.dataset.api)).then(wholeGlossary).then(drawGlossary)
+    : load(at(reader.dataset.api))
+      .then(function (record) { return wholeVersion(record); })
+      .then(function (rules) { draw(rules, window.RULES_KB_REFS(window.RULES_KB_LINK_GRAMMAR)); });
+  drawn.catch(function (error) {
+    reader.replaceChildren(node("p", "rk-reader-error",
+      "This text could not be loaded (" + error.message + "); it is in " + reader.dataset.api));
+    reader.dataset.ready = "error";
+  });
 })();
