@@ -12,7 +12,7 @@ import tomllib
 import pytest
 from conftest import CORPUS, ROOT
 
-from rules_kb.ask.knowledge import BuildReport, adjacent_pairs, relevant_forced
+from rules_kb.ask.knowledge import KnowledgeReport, adjacent_pairs, relevant_forced
 from rules_kb.ask.stored import build_store, open_store, store_path
 from rules_kb.store.records import alignment_record
 from rules_kb.store.schema import FORMAT
@@ -155,16 +155,16 @@ def test_a_second_build_reparses_and_realigns_nothing_and_an_addition_only_its_o
     """Two Magic releases built; built again (nothing redone); a third added (its parse, one alignment)."""
     cache = tmp_path / "cache"
     corpus = small_corpus(tmp_path / "corpus", ["mtg-cr-2008-10-01", "mtg-cr-2009-05-01"])
-    first = BuildReport()
+    first = KnowledgeReport()
     build_store(corpus, cache, first)
     assert (first.parsed, first.aligned) == (["mtg-cr-2008-10-01", "mtg-cr-2009-05-01"],
                                              ["mtg en 2008-10-01 -> 2009-05-01"])
-    second = BuildReport()
+    second = KnowledgeReport()
     build_store(corpus, cache, second)
     assert (second.parsed, second.aligned, second.parses_reused, second.alignments_reused) == ([], [], 2, 1)
 
     corpus = small_corpus(corpus, ["mtg-cr-2008-10-01", "mtg-cr-2009-05-01", "mtg-cr-2009-07-08"])
-    third = BuildReport()
+    third = KnowledgeReport()
     build_store(corpus, cache, third)
     assert (third.parsed, third.aligned, third.parses_reused, third.alignments_reused) == (
         ["mtg-cr-2009-07-08"], ["mtg en 2009-05-01 -> 2009-07-08"], 2, 1)
@@ -185,7 +185,7 @@ def test_an_add_leaves_its_parse_and_alignment_to_the_next_build(tmp_path):
     release = tmp_path / "CR-2009-07-08.txt"
     release.write_bytes((CORPUS / "mtg" / "CR-2009-07-08.txt").read_bytes())
     add_release(corpus, release, cache, game="mtg", lang="en", format_name="mtg-cr", version="2009-07-08")
-    report = BuildReport()
+    report = KnowledgeReport()
     incremental = build_store(corpus, cache, report)
     assert (report.parsed, report.aligned, report.parses_reused, report.alignments_reused) == ([], [], 3, 2)
 
@@ -199,7 +199,7 @@ def test_a_malformed_cache_entry_is_recomputed(tmp_path):
     build_store(corpus, cache)
     for entry in (cache / "parsed").iterdir():
         entry.write_text('{"meta": 5}', encoding="utf-8")
-    report = BuildReport()
+    report = KnowledgeReport()
     build_store(corpus, cache, report)
     assert report.parsed == DM_SEEDS and report.parses_reused == 0
 

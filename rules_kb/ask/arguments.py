@@ -19,15 +19,13 @@ from typing import TYPE_CHECKING
 from rules_kb.ask.query import nearest_numbers
 from rules_kb.ask.versions import nearest_labels
 from rules_kb.errors import MalformedRuleNumber, RuleNotFound, UsageError
+from rules_kb.games import GAME_SHORT_NAMES, GAMES, LANGS
 from rules_kb.numbers import RuleNumber, fold_width
 from rules_kb.refs import find_references
 
 if TYPE_CHECKING:
     from rules_kb.ask.knowledge import Knowledge
 
-GAMES = ("dm", "mtg")
-LANGUAGES = ("ja", "en")
-GAME_NAMES = {"dm": "Duel Masters", "mtg": "Magic"}
 _GAME_ALIASES = {
     "dm": "dm", "duelmasters": "dm", "duel-masters": "dm", "duel_masters": "dm", "duel masters": "dm",
     "デュエマ": "dm", "デュエル・マスターズ": "dm",
@@ -118,8 +116,8 @@ def choose_games(knowledge: Knowledge, number: RuleNumber, game: str | None, *, 
             return GameChoice((game,))
         if present:
             other = present[0]
-            raise UsageError(f"no rule {number} in {GAME_NAMES[game]}; it exists only in {GAME_NAMES[other]} "
-                             f"(--game {other})")
+            names = GAME_SHORT_NAMES
+            raise UsageError(f"no rule {number} in {names[game]}; it exists only in {names[other]} (--game {other})")
         raise RuleNotFound(str(number), nearest_numbers(knowledge.catalog, game, number))
     if not present:
         raise RuleNotFound(str(number), nearest_numbers(knowledge.catalog, None, number))
@@ -127,15 +125,15 @@ def choose_games(knowledge: Knowledge, number: RuleNumber, game: str | None, *, 
         return GameChoice(tuple(present))
     if single:
         chosen, other = present
-        return GameChoice((chosen,), f"{number} exists in both games: this is {GAME_NAMES[chosen]} "
-                                     f"(--game {other} for {GAME_NAMES[other]})")
+        return GameChoice((chosen,), f"{number} exists in both games: this is {GAME_SHORT_NAMES[chosen]} "
+                                     f"(--game {other} for {GAME_SHORT_NAMES[other]})")
     return GameChoice(tuple(present))
 
 
 def check_version(knowledge: Knowledge, version: str, games: tuple[str, ...], lang: str | None = None) -> None:
     """Refuse a version label that no game and language asked about has, naming the nearest labels."""
     catalog = knowledge.catalog
-    langs = (lang,) if lang else LANGUAGES
+    langs = (lang,) if lang else LANGS
     labels = [label for g in games for lg in langs for label in catalog.version_labels(g, lg)]
     if version in labels:
         return
@@ -153,5 +151,5 @@ def require_language(knowledge: Knowledge, number: RuleNumber, games: tuple[str,
     catalog = knowledge.catalog
     held = sorted({(g, lg) for (g, lg, _), rules in catalog.texts.items() if g in games and number in rules})
     if held and not any(lg == lang for _, lg in held):
-        where = ", ".join(f"{GAME_NAMES[g]} {lg}" for g, lg in held)
+        where = ", ".join(f"{GAME_SHORT_NAMES[g]} {lg}" for g, lg in held)
         raise UsageError(f"no {lang} text of {number} in the corpus; it exists in {where}")

@@ -56,8 +56,9 @@ class Knowledge:
 
 
 @dataclass
-class BuildReport:
-    """What a build did: documents parsed vs reused, alignments computed vs reused."""
+class KnowledgeReport:
+    """What assembling the knowledge base did: documents parsed vs reused, alignments computed vs reused
+    (the site build says what it wrote in its own `site.build.SiteReport`)."""
 
     parsed: list[str] = field(default_factory=list)
     parses_reused: int = 0
@@ -65,14 +66,14 @@ class BuildReport:
     alignments_reused: int = 0
 
 
-def build_knowledge(corpus: Path, cache_dir: Path | None = None, report: BuildReport | None = None) -> Knowledge:
+def build_knowledge(corpus: Path, cache_dir: Path | None = None, report: KnowledgeReport | None = None) -> Knowledge:
     """Ingest the corpus and build the catalog and graph; with ``cache_dir``, reuse cached work."""
     from rules_kb.compare.lineage import trace_lineage
     from rules_kb.ingest.curated import load_analogues, load_forced_matches, load_terms
     from rules_kb.kb.catalog import build_catalog
     from rules_kb.kb.graph import build_graph
 
-    report = report if report is not None else BuildReport()
+    report = report if report is not None else KnowledgeReport()
     documents = parse_documents(corpus, cache_dir, report)
     catalog = build_catalog(documents)
     forced = load_forced_matches(corpus)
@@ -102,7 +103,7 @@ def _parse_one(data: bytes, meta: DocumentMeta) -> dict:
     return document_record(parse_bytes(data, meta).parsed)
 
 
-def parse_documents(corpus: Path, cache_dir: Path | None, report: BuildReport) -> list[ParsedDocument]:
+def parse_documents(corpus: Path, cache_dir: Path | None, report: KnowledgeReport) -> list[ParsedDocument]:
     """Every manifest document parsed, in manifest order; cached ones read back, the rest in parallel."""
     parser = source_hash(PARSING)
     metas = load_manifest(corpus)
@@ -167,7 +168,7 @@ def _two_versions(catalog: Catalog, game: str, lang: str, old: str, new: str) ->
     return Catalog({}, {k: catalog.versions[k] for k in keys}, {k: catalog.rules_in(*k) for k in keys})
 
 
-def align_adjacent(catalog: Catalog, forced: list[ForcedMatch], cache_dir: Path, report: BuildReport) -> None:
+def align_adjacent(catalog: Catalog, forced: list[ForcedMatch], cache_dir: Path, report: KnowledgeReport) -> None:
     """Fill ``catalog.alignments`` for every adjacent pair, from the cache or computed in parallel."""
     from rules_kb.compare.align import pick_texts
 
@@ -248,4 +249,4 @@ def _write_json(path: Path, record: dict) -> None:
     write_cache_file(path, json.dumps(record, ensure_ascii=False, separators=(",", ":")))
 
 
-__all__ = ["BuildReport", "Knowledge", "build_knowledge", "cache_key", "load_knowledge", "remember_addition"]
+__all__ = ["Knowledge", "KnowledgeReport", "build_knowledge", "cache_key", "load_knowledge", "remember_addition"]

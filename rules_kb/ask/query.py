@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rules_kb.errors import MalformedRuleNumber, RuleNotFound
-from rules_kb.ingest.corpus import LANGUAGES
+from rules_kb.games import LANGS
 from rules_kb.kb.catalog import Catalog
 from rules_kb.kb.ids import doc_id, rule_id, text_id
 from rules_kb.model import RuleText
@@ -68,7 +68,7 @@ def history(knowledge: Knowledge, number: RuleNumber, game: str | None = None,
     catalog = knowledge.catalog
     out = []
     for found_game in require_rule(knowledge, number, game):
-        for language in LANGUAGES:
+        for language in LANGS:
             if lang and language != lang:
                 continue
             for label in catalog.version_labels(found_game, language):

@@ -35,10 +35,10 @@ def _file_stats(corpus: Path) -> dict[str, list[int]]:
 
 def build_store(corpus: Path, cache_dir: Path, report=None) -> Path:
     """Build the knowledge base (reusing cached parses and alignments) and write the store."""
-    from rules_kb.ask.knowledge import BuildReport, adjacent_pairs, build_knowledge, cache_key, relevant_forced
+    from rules_kb.ask.knowledge import KnowledgeReport, adjacent_pairs, build_knowledge, cache_key, relevant_forced
     from rules_kb.store.write import write_store
 
-    report = report if report is not None else BuildReport()
+    report = report if report is not None else KnowledgeReport()
     key = cache_key(corpus)
     knowledge = build_knowledge(corpus, cache_dir, report)
     catalog = knowledge.catalog

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 from rules_kb.compare.align import Scope
 from rules_kb.compare.changes import Comparison, compare_versions
-from rules_kb.ingest.corpus import LANGUAGES, read_toml
+from rules_kb.games import LANGS
+from rules_kb.ingest.corpus import read_toml
 from rules_kb.kb.ids import doc_id, rule_id, text_id
 from rules_kb.model import BEFORE, before_label, span_extent
 from rules_kb.numbers import RuleNumber
@@ -219,7 +220,7 @@ def _gaps(knowledge: Knowledge, game: str, scope: Scope, notices: list[dict]) ->
     gaps = []
     for date in sorted({n["date"] for n in notices if n["date"]}):
         documents = ", ".join(n["document"] for n in notices if n["date"] == date)
-        langs = [lang for lang in LANGUAGES if any(
+        langs = [lang for lang in LANGS if any(
             scope.contains(n) for label in catalog.version_labels(game, lang)
             for n in catalog.rules_in(game, lang, label)
             if (catalog.versions[(game, lang, label)].date or "9999") < date or label == before_label(date))]

@@ -15,7 +15,7 @@ from rules_kb.cli.common import (
     note,
     print_text,
 )
-from rules_kb.ingest.corpus import GAMES, LANGUAGES
+from rules_kb.games import GAMES, LANGS
 
 # Alignment and diffing are imported by the handlers that use them (not by show or history).
 
@@ -29,7 +29,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     diff.add_argument("old", help="old version label, e.g. 2008-10-01 or 1.38")
     diff.add_argument("new", help="new version label")
     diff.add_argument("--game", type=game_option, choices=GAMES, required=True, help=GAME_HELP)
-    diff.add_argument("--lang", type=lang_option, choices=LANGUAGES, required=True, help=LANG_HELP)
+    diff.add_argument("--lang", type=lang_option, choices=LANGS, required=True, help=LANG_HELP)
     where = diff.add_mutually_exclusive_group()
     where.add_argument("--rule", help="only this rule and its subrules (e.g. 509)")
     where.add_argument("--section", type=int, metavar="N", help="only chapter N (e.g. 5 for rules 500-599)")

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from rules_kb.cli.common import GAME_HELP, LANG_HELP, game_option, lang_option, say
-from rules_kb.ingest.corpus import GAMES, LANGUAGES
+from rules_kb.games import GAMES, LANGS
 
 # The handlers import their stages when run: a lookup (show, history, ...) must not pay for
 # the parsers, which every module-level import here would load.
@@ -34,7 +34,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     parse.add_argument("file", type=Path, help="the file to parse (any encoding the corpus uses)")
     parse.add_argument("--format", dest="format_name", metavar="FORMAT", help="skip detection; use this format")
     parse.add_argument("--game", type=game_option, choices=GAMES, help=f"the file's game: {GAME_HELP}")
-    parse.add_argument("--lang", type=lang_option, choices=LANGUAGES, help=f"the file's language: {LANG_HELP}")
+    parse.add_argument("--lang", type=lang_option, choices=LANGS, help=f"the file's language: {LANG_HELP}")
     parse.add_argument("--json", action="store_true", help="print the model as JSON Lines instead of a summary")
     parse.add_argument("--anomalies", action="store_true", help="also print every anomaly, one per line")
     parse.set_defaults(handler=run_parse)
@@ -48,7 +48,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     add.add_argument("file", type=Path, help="the release to add, e.g. MagicCompRules-20250404.txt")
     add.add_argument("--game", type=game_option, choices=GAMES,
                      help=f"{GAME_HELP} (default: detected; a contradiction is an error)")
-    add.add_argument("--lang", type=lang_option, choices=LANGUAGES,
+    add.add_argument("--lang", type=lang_option, choices=LANGS,
                      help=f"{LANG_HELP} (default: detected; a contradiction is an error)")
     add.add_argument("--format", dest="format_name", metavar="FORMAT", help="skip format detection")
     add.add_argument("--version", help="version label (Magic: the file's release date, e.g. 2024-11-08)")

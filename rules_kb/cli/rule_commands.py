@@ -15,7 +15,7 @@ from rules_kb.cli.common import (
     note,
     print_text,
 )
-from rules_kb.ingest.corpus import GAMES, LANGUAGES
+from rules_kb.games import GAMES, LANGS
 
 # Registering these commands imports no stage; each handler imports what it answers with.
 
@@ -27,7 +27,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         sub.add_argument("--game", type=game_option, choices=GAMES,
                          help=f"only this game: {GAME_HELP} (default: every game with the number)")
         if filters:
-            sub.add_argument("--lang", type=lang_option, choices=LANGUAGES, help=f"only this language: {LANG_HELP}")
+            sub.add_argument("--lang", type=lang_option, choices=LANGS, help=f"only this language: {LANG_HELP}")
         sub.add_argument("--json", action="store_true", help="print JSON instead of text")
         sub.set_defaults(handler=handler)
         return sub

@@ -9,7 +9,7 @@ import json
 from rules_kb.cli import common
 from rules_kb.cli.common import GAME_HELP, LANG_HELP, game_option, lang_option, print_text, warn
 from rules_kb.errors import UsageError
-from rules_kb.ingest.corpus import GAMES, LANGUAGES
+from rules_kb.games import GAMES, LANGS
 
 ALSO_SHOWN = 6  # older versions named on a result's "also in" line; the rest are counted
 
@@ -20,7 +20,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     sub = commands.add_parser("search", help=help_text, description=help_text)
     sub.add_argument("query", help="words, a rule number (507.2a, ５０７．２ａ) or cites:603.2e")
     sub.add_argument("--game", type=game_option, choices=GAMES, help=f"only this game: {GAME_HELP}")
-    sub.add_argument("--lang", type=lang_option, choices=LANGUAGES, help=f"only this language: {LANG_HELP}")
+    sub.add_argument("--lang", type=lang_option, choices=LANGS, help=f"only this language: {LANG_HELP}")
     sub.add_argument("--version", help="only rules printed in this version label, shown as they stood in it "
                                        "(an unknown one lists the nearest)")
     sub.add_argument("--limit", type=_count, default=10, help="at most this many results, 1 or more (default 10)")

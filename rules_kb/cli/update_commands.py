@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from rules_kb.cli.common import game_option, say
-from rules_kb.ingest.corpus import GAMES
+from rules_kb.games import GAMES
 
 
 def register(commands: argparse._SubParsersAction) -> None:

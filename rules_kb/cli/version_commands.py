@@ -6,7 +6,7 @@ import argparse
 import json
 
 from rules_kb.cli.common import GAME_HELP, LANG_HELP, answer, game_option, lang_option, print_text
-from rules_kb.ingest.corpus import GAMES, LANGUAGES
+from rules_kb.games import GAMES, LANGS
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -14,7 +14,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     versions = commands.add_parser("versions", help=help_text, description=help_text + (
         ". The labels are what --version, diff, --pin and the site's addresses take."))
     versions.add_argument("--game", type=game_option, choices=GAMES, help=f"only this game: {GAME_HELP}")
-    versions.add_argument("--lang", type=lang_option, choices=LANGUAGES, help=f"only this language: {LANG_HELP}")
+    versions.add_argument("--lang", type=lang_option, choices=LANGS, help=f"only this language: {LANG_HELP}")
     versions.add_argument("--json", action="store_true", help="print JSON instead of text")
     versions.set_defaults(handler=run_versions)
 

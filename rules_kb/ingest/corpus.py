@@ -16,12 +16,11 @@ import tomllib
 from pathlib import Path, PurePosixPath
 
 from rules_kb.errors import ManifestError
+from rules_kb.games import GAMES, LANGS
 from rules_kb.ingest.reading import read_source
 from rules_kb.model import DocumentMeta
 
 MANIFEST = "manifest.toml"
-GAMES = ("dm", "mtg")
-LANGUAGES = ("ja", "en")
 KINDS = ("rules", "change-notice", "commentary", "rulings", "contents")
 _REQUIRED = ("id", "file", "sha256", "game", "languages", "format", "kind")
 # ``1.38``, ``2024-11-08``, ``before-2021-09-07``: letters, digits, ``.``, ``-``, ``_``.
@@ -103,8 +102,8 @@ def _read_entry(path: Path, index: int, entry: object) -> DocumentMeta:
     if kind not in KINDS:
         raise ManifestError(str(path), f"{where}: unknown kind {kind!r}")
     languages = strings("languages")
-    if not languages or any(lang not in LANGUAGES for lang in languages):
-        raise ManifestError(str(path), f"{where}: languages must be among {LANGUAGES}")
+    if not languages or any(lang not in LANGS for lang in languages):
+        raise ManifestError(str(path), f"{where}: languages must be among {LANGS}")
     file = text("file")
     check_relative_file(path, where, file)
     return DocumentMeta(

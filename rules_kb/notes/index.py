@@ -16,14 +16,13 @@ from pathlib import Path
 from rules_kb.ask.cache_root import write_cache_file
 from rules_kb.ask.knowledge import Knowledge, cache_key
 from rules_kb.ask.stored import open_store
+from rules_kb.games import GAME_SHORT_NAMES, LANGS_FIRST
 from rules_kb.ingest.corpus import load_manifest, read_document_bytes
 from rules_kb.kb.catalog import BEFORE, VersionInfo
 from rules_kb.links import chapter_of, pinned_rule, rule_page
 from rules_kb.numbers import RuleNumber
 
 # The language a game's rules are published in comes first: a pinned link prefers it.
-LANGUAGES = {"dm": ("ja", "en"), "mtg": ("en", "ja")}
-GAME_NAMES = {"dm": "Duel Masters", "mtg": "Magic"}
 # A number that no label or section can contain; replaced by placeholders in URL templates.
 _PROBE = RuleNumber(999, 999, "z")
 
@@ -37,7 +36,7 @@ def note_index(knowledge: Knowledge) -> dict:
         games[game] = {"numbers": numbers, "rule_page": _template(rule_page(game, _PROBE))}
     positions = {game: {number: i for i, number in enumerate(row["numbers"])} for game, row in games.items()}
     versions = []
-    infos = sorted(catalog.versions.values(), key=lambda v: (v.game, LANGUAGES[v.game].index(v.lang), v.sort_key()))
+    infos = sorted(catalog.versions.values(), key=lambda v: (v.game, LANGS_FIRST[v.game].index(v.lang), v.sort_key()))
     for info in infos:
         rules = _numbers_in(catalog, info)
         if not rules:
@@ -53,7 +52,7 @@ def note_index(knowledge: Knowledge) -> dict:
             "pinned": _template(pinned_rule(info.game, info.lang, info.label, _PROBE)),
             "numbers": sorted(position[str(number)] for number in rules),
         })
-    return {"games": games, "versions": versions, "languages": LANGUAGES, "names": GAME_NAMES}
+    return {"games": games, "versions": versions, "languages": LANGS_FIRST, "names": GAME_SHORT_NAMES}
 
 
 def _numbers_in(catalog, info: VersionInfo) -> list[str] | dict:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules_kb.notes.index import GAME_NAMES, LANGUAGES, NoteIndex, NoteVersion, fill
+from rules_kb.games import GAME_SHORT_NAMES, LANGS_FIRST
+from rules_kb.notes.index import NoteIndex, NoteVersion, fill
 from rules_kb.numbers import RuleNumber
 from rules_kb.refs import NoteReference
 
@@ -45,7 +46,7 @@ def resolve(reference: NoteReference, options: LinkOptions, index: NoteIndex) ->
         if problem is not None:
             return [ItemLink(reference.start, reference.end, None, problem)]
     if game not in index.numbers:
-        return [ItemLink(reference.start, reference.end, None, f"no {GAME_NAMES[game]} rules in the corpus")]
+        return [ItemLink(reference.start, reference.end, None, f"no {GAME_SHORT_NAMES[game]} rules in the corpus")]
     return [_resolve_item(start, end, numbers, game, reference.version, options, index)
             for start, end, numbers in reference.items]
 
@@ -55,7 +56,7 @@ def _resolve_item(start: int, end: int, numbers: tuple[RuleNumber, ...], game: s
     """A URL for the item's first number once every number of it exists (in the version, if any)."""
     missing = [str(number) for number in numbers if str(number) not in index.numbers[game]]
     if missing:
-        return ItemLink(start, end, None, f"no rule {', '.join(missing)} in {GAME_NAMES[game]}")
+        return ItemLink(start, end, None, f"no rule {', '.join(missing)} in {GAME_SHORT_NAMES[game]}")
     version = version or options.pin
     chosen: NoteVersion | None = None
     for number in numbers:
@@ -84,7 +85,7 @@ def _guess_game(reference: NoteReference, wanted: list[str], index: NoteIndex) -
         return holding[0], None
     if not holding:
         return None, f"no rule {' '.join(wanted)} in any game"
-    names = " and ".join(GAME_NAMES[g] for g in holding)
+    names = " and ".join(GAME_SHORT_NAMES[g] for g in holding)
     return None, f"ambiguous: {wanted[0]} exists in {names}; write DM or MTG before it, or pass --game"
 
 
@@ -92,12 +93,12 @@ def _pinned(index: NoteIndex, game: str, label: str, number: RuleNumber) -> tupl
     """The version called ``label`` that holds the number, in the game's own language first."""
     versions = [v for v in index.of_game(game) if v.label == label]
     if not versions:
-        return None, f"{GAME_NAMES[game]} has no version {label} with rule texts in the corpus"
-    for lang in LANGUAGES[game]:
+        return None, f"{GAME_SHORT_NAMES[game]} has no version {label} with rule texts in the corpus"
+    for lang in LANGS_FIRST[game]:
         for version in versions:
             if version.lang == lang and str(number) in version.numbers:
                 return version, None
-    return None, f"no rule {number} in {GAME_NAMES[game]} {label}"
+    return None, f"no rule {number} in {GAME_SHORT_NAMES[game]} {label}"
 
 
 def _in_force(index: NoteIndex, game: str, date: str, number: RuleNumber) -> tuple[NoteVersion | None, str | None]:
@@ -109,7 +110,7 @@ def _in_force(index: NoteIndex, game: str, date: str, number: RuleNumber) -> tup
     rule was gone by then.
     """
     key = str(number)
-    rank = LANGUAGES[game]
+    rank = LANGS_FIRST[game]
     holding = [v for v in index.of_game(game) if key in v.numbers]
     dated = [v for v in holding if v.date is not None and v.date <= date]
     if dated:
@@ -117,12 +118,12 @@ def _in_force(index: NoteIndex, game: str, date: str, number: RuleNumber) -> tup
         gone = [v for v in index.of_game(game) if v.complete and v.lang == chosen.lang and v.date is not None
                 and chosen.date < v.date <= date and key not in v.numbers]
         if gone:
-            return None, f"rule {key} is not in {GAME_NAMES[game]} {gone[0].label}, in force on {date}"
+            return None, f"rule {key} is not in {GAME_SHORT_NAMES[game]} {gone[0].label}, in force on {date}"
         return chosen, None
     before = [v for v in holding if v.until is not None and v.until > date]
     if before:
         return min(before, key=lambda v: (v.until, rank.index(v.lang))), None
-    return None, f"no text of {GAME_NAMES[game]} rule {key} dated on or before {date} in the corpus"
+    return None, f"no text of {GAME_SHORT_NAMES[game]} rule {key} dated on or before {date} in the corpus"
 
 
 def check_options(options: LinkOptions, index: NoteIndex) -> None:

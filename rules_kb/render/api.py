@@ -18,11 +18,9 @@ from pathlib import Path
 
 from rules_kb import links
 from rules_kb.ask.knowledge import Knowledge
+from rules_kb.games import GAMES, LANGS
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.textformat import history_record
-
-GAMES = ("dm", "mtg")
-LANGS = ("ja", "en")
 
 
 def _write(docs_dir: Path, root_path: str, record: object) -> None:

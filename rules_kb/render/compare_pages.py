@@ -12,9 +12,10 @@ import json
 from collections.abc import Iterator
 
 from rules_kb import links
+from rules_kb.games import GAME_NAMES, GAMES, LANG_NAMES
 from rules_kb.numbers import RuleNumber
-from rules_kb.render.html import GAME_NAMES, LANG_NAMES, Page, element, esc, link
-from rules_kb.render.site_data import GAMES, SiteData
+from rules_kb.render.html import Page, element, esc, link
+from rules_kb.render.site_data import SiteData
 
 # A number no label or section contains: URL templates are formed with it, then it is replaced.
 PROBE = RuleNumber(999, 999, "z")

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from rules_kb import links
 from rules_kb.ask.story import notices_about, translation_lags, version_chains
 from rules_kb.compare.align import Scope
+from rules_kb.games import GAME_NAMES, GAMES, LANG_NAMES, LANGS, LANGS_FIRST
 from rules_kb.kb.graph import text_id
-from rules_kb.notes.index import LANGUAGES
 from rules_kb.numbers import RuleNumber
-from rules_kb.render.html import GAME_NAMES, LANG_NAMES, Page, element, esc, link
-from rules_kb.render.site_data import GAMES, LANGS, SiteData
+from rules_kb.render.html import Page, element, esc, link
+from rules_kb.render.site_data import SiteData
 
 SOURCES = {"correspondence": "curated correspondence", "lag": "translation lag (explain)",
            "drift": "structure differs (graph)"}
@@ -63,7 +63,7 @@ def findings(site: SiteData, game: str) -> dict[RuleNumber, list[Finding]]:
         scope = Scope(rule=number)
         chains = version_chains(site.knowledge, game, scope)
         for lag in translation_lags(site.knowledge, game, chains, notices_about(site.knowledge, game, scope)):
-            if lag.lang == LANGUAGES[game][0]:
+            if lag.lang == LANGS_FIRST[game][0]:
                 continue  # the language the rules are published in is the original, not a translation
             other = "ja" if lag.lang == "en" else "en"
             texts = [(lag.lang, lag.old_version, number), (lag.lang, lag.new_version, number)]

@@ -23,9 +23,10 @@ from pathlib import Path
 
 from rules_kb import links
 from rules_kb.compare.diff import diff_tokens, render_html
+from rules_kb.games import GAME_NAMES, GAMES, LANG_NAMES, LANGS
 from rules_kb.refs import find_references
-from rules_kb.render.html import GAME_NAMES, LANG_NAMES, Page, element, esc, link, text_html
-from rules_kb.render.site_data import GAMES, LANGS, SiteData
+from rules_kb.render.html import Page, element, esc, link, text_html
+from rules_kb.render.site_data import SiteData
 
 KEYFRAME = 8  # as the version JSON: every 8th older glossary whole, the others a delta over it
 Segment = tuple[str, str | None, str | None]

@@ -14,9 +14,6 @@ from dataclasses import dataclass
 
 from rules_kb import links
 
-LANG_NAMES = {"ja": "日本語", "en": "English"}
-GAME_NAMES = {"dm": "Duel Masters", "mtg": "Magic: The Gathering"}
-
 
 def esc(text: object) -> str:
     """Text (never markup) for an element's content or a quoted attribute."""

@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules_kb import links
+from rules_kb.games import GAME_NAMES, GAMES
 from rules_kb.model import ParsedDocument, Residue, RuleText
 from rules_kb.numbers import RuleNumber
-from rules_kb.render.html import GAME_NAMES, Page, element, esc, link, text_html
+from rules_kb.render.html import Page, element, esc, link, text_html
 from rules_kb.render.rule_text import rule_text_html
-from rules_kb.render.site_data import GAMES, SiteData
+from rules_kb.render.site_data import SiteData
 
 NOTICE_KINDS = {"change-notice": "change notice", "rulings": "rulings", "commentary": "commentary"}
 # Residue that is not the document's content: site menus, links, cut-off numbers, table layout.

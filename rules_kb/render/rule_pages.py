@@ -25,15 +25,16 @@ from rules_kb.ask.query import (
 )
 from rules_kb.compare.changes import RowChange, compare_texts
 from rules_kb.compare.diff import render_html
+from rules_kb.games import GAME_NAMES, GAMES, LANG_NAMES, LANGS
 from rules_kb.kb.graph import text_id
 from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
-from rules_kb.render.html import GAME_NAMES, LANG_NAMES, Page, copy_buttons, element, esc, link, text_html
+from rules_kb.render.html import Page, copy_buttons, element, esc, link, text_html
 from rules_kb.render.neighbourhood import neighbourhood_html
 from rules_kb.render.notice_pages import has_notice_page
 from rules_kb.render.rule_notices import rule_notices
 from rules_kb.render.rule_text import rule_text_html
-from rules_kb.render.site_data import GAMES, LANGS, SiteData
+from rules_kb.render.site_data import SiteData
 from rules_kb.render.story_pages import STORY_GAMES, story_numbers
 from rules_kb.render.textformat import same_text_once
 

@@ -15,11 +15,10 @@ from typing import Protocol
 from rules_kb import links
 from rules_kb.ask.knowledge import Knowledge
 from rules_kb.ask.story import Correspondence, load_correspondences
+from rules_kb.games import GAMES, LANGS
 from rules_kb.kb.catalog import Catalog
 from rules_kb.numbers import RuleNumber
 
-GAMES = ("dm", "mtg")
-LANGS = ("ja", "en")
 # Versions that are releases of the rules: adjacent ones get a diff page even with change
 # notices between them.
 RELEASE_KINDS = {"full", "excerpt"}

@@ -10,8 +10,9 @@ from collections.abc import Iterator
 
 from rules_kb import links
 from rules_kb.ask.story import Story, explain_rule
+from rules_kb.games import GAME_NAMES, LANG_NAMES
 from rules_kb.numbers import RuleNumber
-from rules_kb.render.html import GAME_NAMES, LANG_NAMES, Page, element, esc, link, text_html
+from rules_kb.render.html import Page, element, esc, link, text_html
 from rules_kb.render.site_data import SiteData
 
 STORY_GAMES = ("dm",)

@@ -20,11 +20,12 @@ from collections.abc import Iterator
 from itertools import groupby
 
 from rules_kb import links
+from rules_kb.games import GAME_NAMES, GAMES, LANG_NAMES, LANGS
 from rules_kb.numbers import RuleNumber
-from rules_kb.render.html import GAME_NAMES, LANG_NAMES, Page, element, esc, link
+from rules_kb.render.html import Page, element, esc, link
 from rules_kb.render.notice_pages import notice_documents, notice_list
 from rules_kb.render.rule_text import EXAMPLE_LABEL, rule_text_html
-from rules_kb.render.site_data import GAMES, LANGS, SiteData
+from rules_kb.render.site_data import SiteData
 from rules_kb.render.whats_new_pages import whats_new_links
 
 PROBE = RuleNumber(999, 999, "z")  # a number no version has: the rule pages' folder is formed with it

@@ -18,8 +18,9 @@ from xml.sax.saxutils import escape, quoteattr
 from rules_kb import links
 from rules_kb.ask.knowledge import Knowledge
 from rules_kb.compare.changes import Comparison, RowChange, compare_versions
-from rules_kb.render.html import GAME_NAMES, LANG_NAMES, Page, element, esc, link
-from rules_kb.render.site_data import GAMES, LANGS, SiteData
+from rules_kb.games import GAME_NAMES, GAMES, LANG_NAMES, LANGS
+from rules_kb.render.html import Page, element, esc, link
+from rules_kb.render.site_data import SiteData
 
 KIND_TITLES = {"substantive": "Changed in substance", "added": "Added", "removed": "Removed",
                "split": "Split", "moved": "Moved, with a change in substance"}

@@ -65,7 +65,7 @@ SITE_WRITERS: tuple[Callable[[SiteData, Path], None], ...] = (write_glossary_api
 
 
 @dataclass
-class BuildReport:
+class SiteReport:
     out: Path
     pages: int
     files: int
@@ -74,7 +74,7 @@ class BuildReport:
 
 
 def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir: Path | None = None,
-               knowledge: Knowledge | None = None) -> BuildReport:
+               knowledge: Knowledge | None = None) -> SiteReport:
     """Build the whole site into ``out`` (replaced only when the build succeeded)."""
     seconds: dict[str, float] = {}
     clock = time.perf_counter()
@@ -116,7 +116,7 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
                 if (work / WORK_MARK).is_file():
                     remove_work_folder(work)
     files = sum(len(names) for _, _, names in os.walk(out))  # a quarter of a million at full history
-    return BuildReport(out, pages + previous.reused_pages, files, seconds, previous.reused_pages)
+    return SiteReport(out, pages + previous.reused_pages, files, seconds, previous.reused_pages)
 
 
 def write_sources(site: SiteData, docs_dir: Path, seen: set[str]) -> int:

@@ -21,9 +21,9 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from rules_kb.games import GAMES
 from rules_kb.errors import OutputError
 from rules_kb.render.html import Page
-from rules_kb.render.site_data import GAMES
 
 FRAME = "_frame"
 MAX_DEPTH = 8
