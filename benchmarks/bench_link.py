@@ -10,7 +10,7 @@ import time
 import tomllib
 from pathlib import Path
 
-from rules_kb.ask.knowledge import load_knowledge
+from rules_kb.assemble.knowledge import load_knowledge
 from rules_kb.notes.assets import link_grammar
 from rules_kb.notes.index import NoteIndex, note_index
 from rules_kb.notes.link import link_note

@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from search_support import current_expectations, load_queries, metrics, result_ids  # noqa: E402
 
-from rules_kb.ask.knowledge import build_knowledge, load_knowledge  # noqa: E402
+from rules_kb.assemble.knowledge import build_knowledge, load_knowledge  # noqa: E402
 from rules_kb.search.documents import collect  # noqa: E402
 from rules_kb.search.index import INDEX_DIR, write_search_index  # noqa: E402
 from rules_kb.search.query import SearchIndex, search  # noqa: E402

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from rules_kb.ask.add import manifest_entry
-from rules_kb.ask.knowledge import Knowledge, build_knowledge
-from rules_kb.ingest.corpus import MANIFEST, load_manifest
+from rules_kb.assemble.knowledge import Knowledge, build_knowledge
+from rules_kb.ingest.corpus import MANIFEST, load_manifest, manifest_entry
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"

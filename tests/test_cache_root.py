@@ -8,7 +8,7 @@ import os
 import pytest
 from test_store import DM_SEEDS, small_corpus
 
-from rules_kb.ask.cache_root import cache_root, search_root
+from rules_kb.assemble.cache_root import cache_root, search_root
 
 
 def test_rules_kb_cache_moves_every_cache_search_included(tmp_path):
@@ -73,7 +73,7 @@ def test_a_same_size_edit_with_its_mtime_put_back_is_noticed(tmp_path, monkeypat
 def test_a_store_path_holding_no_store_never_hangs_or_crashes(tmp_path, monkeypatch, capsys, kind):
     """Before: a FIFO in place of the store hung the lookup; a directory gave a traceback."""
     from rules_kb import cli
-    from rules_kb.ask.stored import store_path
+    from rules_kb.assemble.stored import store_path
     from rules_kb.cli import common
 
     corpus = small_corpus(tmp_path / "corpus", DM_SEEDS)
@@ -100,7 +100,7 @@ def test_a_store_path_holding_no_store_never_hangs_or_crashes(tmp_path, monkeypa
 def test_a_cache_file_is_readable_by_others_and_clears_what_a_killed_writer_left(tmp_path):
     """Before: cache JSON files were 0600 (mkstemp's mode), and the ``.tmp`` files of a killed or
     size-limited run stayed in ``build/cache/parsed`` for good."""
-    from rules_kb.ask.cache_root import write_cache_file
+    from rules_kb.assemble.cache_root import write_cache_file
 
     left = tmp_path / ".entry.json.k2j4.tmp"
     left.write_text('{"half', encoding="utf-8")
@@ -120,7 +120,7 @@ def test_a_damaged_store_in_a_read_only_cache_is_one_line_naming_the_store(tmp_p
     import tempfile
 
     from rules_kb import cli
-    from rules_kb.ask.stored import store_path
+    from rules_kb.assemble.stored import store_path
     from rules_kb.cli import common
 
     corpus = small_corpus(tmp_path / "corpus", DM_SEEDS)

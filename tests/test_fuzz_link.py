@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from notes_cases import BASE_URL
 
-from rules_kb.ask.knowledge import build_knowledge
+from rules_kb.assemble.knowledge import build_knowledge
 from rules_kb.errors import RulesKbError
 from rules_kb.notes.index import NoteIndex, note_index
 from rules_kb.notes.link import link_note

@@ -11,7 +11,7 @@ import stat
 import pytest
 from conftest import FIXTURES
 
-from rules_kb.ask.knowledge import build_knowledge
+from rules_kb.assemble.knowledge import build_knowledge
 from rules_kb.cli.link_commands import MAX_NOTE_BYTES
 from rules_kb.site.build import build_site
 

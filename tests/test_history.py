@@ -215,8 +215,8 @@ def test_a_glossary_list_stays_with_the_entry_that_introduces_it():
 
 def test_adding_a_release_to_the_history_compares_it_with_the_release_before(cli, tmp_path):
     """``add`` into the whole history less 2016-07-22 finds 2016-04-08 as the previous release."""
-    from rules_kb.ask.add import manifest_entry
     from rules_kb.ingest.corpus import MANIFEST as MANIFEST_FILE
+    from rules_kb.ingest.corpus import manifest_entry
 
     corpus = tmp_path / "corpus"
     corpus.mkdir()

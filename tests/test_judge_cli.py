@@ -133,7 +133,7 @@ def test_a_rule_number_is_still_a_rule(cli):
 
 
 def test_the_note_index_read_from_the_store_equals_the_one_from_memory(cli, knowledge, subset_corpus, cache_dir):
-    from rules_kb.ask.stored import open_store
+    from rules_kb.assemble.stored import open_store
     from rules_kb.notes.index import note_index
 
     assert cli("versions")[0] == 0  # the store exists, as after `make build`

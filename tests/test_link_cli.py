@@ -81,7 +81,7 @@ def test_translation_to_javascript_syntax() -> None:
 def test_note_index_is_cached_as_json(cli, cache_dir, subset_corpus) -> None:
     import json
 
-    from rules_kb.ask.knowledge import cache_key
+    from rules_kb.assemble.knowledge import cache_key
     from rules_kb.notes.index import cached_note_index
 
     cli("link", "--check", str(NOTES / "en-tags.md"))

@@ -131,7 +131,7 @@ def test_a_relative_out_is_relative_to_the_working_folder(cli, tmp_path, monkeyp
 
 def test_an_interrupted_build_leaves_the_previous_site_and_no_work_folder(tmp_path, monkeypatch):
     """Ctrl-C while the writers run: the old site stays as it was, the work folders are removed."""
-    from rules_kb.ask.knowledge import build_knowledge
+    from rules_kb.assemble.knowledge import build_knowledge
 
     hostile = build_knowledge(FIXTURES / "hostile")
     out = tmp_path / "site"

@@ -8,7 +8,7 @@ import threading
 import pytest
 from conftest import FIXTURES
 
-from rules_kb.ask.knowledge import build_knowledge
+from rules_kb.assemble.knowledge import build_knowledge
 from rules_kb.site.build import build_site
 from rules_kb.site.serve import make_server
 

@@ -11,7 +11,7 @@ from conftest import FIXTURES
 from site_helpers import drawn_glossary_tree, drawn_ids, drawn_rules, file_of, internal_links, parse, reader_of
 
 from rules_kb import links
-from rules_kb.ask.knowledge import build_knowledge
+from rules_kb.assemble.knowledge import build_knowledge
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.api import folded_history, whole_version
 from rules_kb.site.build import build_site

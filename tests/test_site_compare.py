@@ -18,7 +18,7 @@ from conftest import ARTIFACTS, CORPUS, FIXTURES
 from site_helpers import file_of, parse
 
 from rules_kb import links
-from rules_kb.ask.knowledge import build_knowledge
+from rules_kb.assemble.knowledge import build_knowledge
 from rules_kb.numbers import RuleNumber
 from rules_kb.site.build import build_site
 

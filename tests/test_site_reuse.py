@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import CORPUS, MANIFEST
 
-from rules_kb.ask.add import manifest_entry
-from rules_kb.ask.knowledge import build_knowledge
-from rules_kb.ingest.corpus import load_manifest
+from rules_kb.assemble.knowledge import build_knowledge
+from rules_kb.ingest.corpus import load_manifest, manifest_entry
 from rules_kb.site.build import build_site
 from rules_kb.site.reuse import MANIFEST as UNITS
 

@@ -12,8 +12,8 @@ import tomllib
 import pytest
 from conftest import CORPUS, ROOT
 
-from rules_kb.ask.knowledge import KnowledgeReport, adjacent_pairs, relevant_forced
-from rules_kb.ask.stored import build_store, open_store, store_path
+from rules_kb.assemble.knowledge import KnowledgeReport, adjacent_pairs, relevant_forced
+from rules_kb.assemble.stored import build_store, open_store, store_path
 from rules_kb.store.records import alignment_record
 from rules_kb.store.schema import FORMAT
 
@@ -177,7 +177,7 @@ def test_a_second_build_reparses_and_realigns_nothing_and_an_addition_only_its_o
 def test_an_add_leaves_its_parse_and_alignment_to_the_next_build(tmp_path):
     """``add`` parsed the release and aligned it with the one before: the rebuild reads both from
     the caches, and the store it writes holds what a cold build of the same corpus holds."""
-    from rules_kb.ask.add import add_release
+    from rules_kb.releases.add import add_release
 
     cache = tmp_path / "cache"
     corpus = small_corpus(tmp_path / "corpus", ["mtg-cr-2008-10-01", "mtg-cr-2009-05-01"])
@@ -209,7 +209,7 @@ def test_a_malformed_cache_entry_is_recomputed(tmp_path):
 HEAVY = ("pickle", "_pickle", "networkx", "sudachipy", "bs4", "lxml", "soupsieve", "mkdocs", "markdown",
          "multiprocessing", "concurrent")
 HEAVY_PREFIXES = ("http.server", "rules_kb.sources.", "rules_kb.site", "rules_kb.notes", "rules_kb.search",
-                  "rules_kb.compare", "rules_kb.kb.graph", "rules_kb.ask.story", "rules_kb.ask.knowledge")
+                  "rules_kb.compare", "rules_kb.kb.graph", "rules_kb.ask.story", "rules_kb.assemble.knowledge")
 
 
 @pytest.mark.parametrize(("argv", "expected"), [

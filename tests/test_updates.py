@@ -18,8 +18,8 @@ import pytest
 from conftest import CORPUS, FIXTURES, SHARED
 from pdf_standin import render_standin
 
-from rules_kb.ask.add import add_release
 from rules_kb.ingest.corpus import load_manifest
+from rules_kb.releases.add import add_release
 
 CURRENT = SHARED / "corpus" / "mtg-current"
 PAGES = FIXTURES / "updates"

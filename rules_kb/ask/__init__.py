@@ -1,1 +1,1 @@
-"""Questions the CLI and the site ask of the knowledge base, and adding a release."""
+"""Questions the CLI and the site ask of the knowledge base: lookups, history, stories, diffs."""

@@ -24,7 +24,7 @@ from rules_kb.numbers import RuleNumber, fold_width
 from rules_kb.refs import find_references
 
 if TYPE_CHECKING:
-    from rules_kb.ask.knowledge import Knowledge
+    from rules_kb.assemble.knowledge import Knowledge
 
 _GAME_ALIASES = {
     "dm": "dm", "duelmasters": "dm", "duel-masters": "dm", "duel_masters": "dm", "duel masters": "dm",

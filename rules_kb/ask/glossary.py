@@ -20,7 +20,7 @@ from rules_kb.numbers import RuleNumber
 from rules_kb.refs import find_references
 
 if TYPE_CHECKING:
-    from rules_kb.ask.knowledge import Knowledge
+    from rules_kb.assemble.knowledge import Knowledge
     from rules_kb.model import RuleText
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from rules_kb.ask.knowledge import Knowledge
+    from rules_kb.assemble.knowledge import Knowledge
     from rules_kb.model import RuleText
 
 # ``story`` (and the alignment it reads) is imported only when a Japanese and an English text
@@ -39,7 +39,7 @@ def pairing_notes(knowledge: Knowledge, corpus: Path, texts: list[RuleText]) -> 
 
 
 def _correspondence_notes(corpus: Path, game: str, en: RuleText, japanese: list[RuleText]) -> list[str]:
-    from rules_kb.ask.story import load_correspondences
+    from rules_kb.ingest.curated import load_correspondences
 
     out = []
     for c in load_correspondences(corpus):

@@ -17,7 +17,7 @@ from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
 
 if TYPE_CHECKING:  # either the in-memory Knowledge or the store's view of it (store.views)
-    from rules_kb.ask.knowledge import Knowledge
+    from rules_kb.assemble.knowledge import Knowledge
     from rules_kb.kb.catalog import Catalog
 
 

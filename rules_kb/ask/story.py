@@ -16,26 +16,15 @@ from typing import TYPE_CHECKING
 from rules_kb.compare.align import Scope
 from rules_kb.compare.changes import Comparison, compare_versions
 from rules_kb.games import LANGS
-from rules_kb.ingest.corpus import read_toml
+from rules_kb.ingest.curated import Correspondence, load_correspondences
 from rules_kb.kb.ids import doc_id, rule_id, text_id
 from rules_kb.model import BEFORE, before_label, span_extent
 from rules_kb.numbers import RuleNumber
 
 if TYPE_CHECKING:  # either the in-memory Knowledge or the store's view of it (store.views)
-    from rules_kb.ask.knowledge import Knowledge
+    from rules_kb.assemble.knowledge import Knowledge
 
-CORRESPONDENCES = "correspondences.toml"
 CHANGE_WORDS = ("変更前", "変更後")
-
-
-@dataclass(frozen=True)
-class Correspondence:
-    game: str
-    change: str
-    old: tuple[str, str, RuleNumber]  # lang, version, number
-    new: tuple[str, str, RuleNumber]
-    meaning: str
-    evidence: str
 
 
 @dataclass
@@ -49,19 +38,6 @@ class Story:
     commentary: list[dict] = field(default_factory=list)
     gaps: list[str] = field(default_factory=list)
     lags: list[str] = field(default_factory=list)
-
-
-def load_correspondences(corpus: Path) -> list[Correspondence]:
-    entries = read_toml(corpus / CORRESPONDENCES).get("correspondence", [])
-    out = []
-    for entry in entries:
-        old, new = entry["old"], entry["new"]
-        out.append(Correspondence(
-            entry["game"], entry["change"],
-            (old["lang"], old["version"], RuleNumber.parse(old["number"])),
-            (new["lang"], new["version"], RuleNumber.parse(new["number"])),
-            entry["meaning"], entry["evidence"]))
-    return out
 
 
 def versions_holding(knowledge: Knowledge, game: str, lang: str, scope: Scope) -> list[str]:
@@ -233,4 +209,4 @@ def _gaps(knowledge: Knowledge, game: str, scope: Scope, notices: list[dict]) ->
     return gaps
 
 
-__all__ = ["Story", "doc_id", "explain_rule", "load_correspondences"]
+__all__ = ["Story", "doc_id", "explain_rule"]

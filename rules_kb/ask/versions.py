@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from rules_kb.model import BEFORE
 
 if TYPE_CHECKING:
-    from rules_kb.ask.knowledge import Knowledge
+    from rules_kb.assemble.knowledge import Knowledge
 
 _DATE = re.compile(r"(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?")
 _NUMBER = re.compile(r"\d+(?:\.\d+)+|\d+")

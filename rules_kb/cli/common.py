@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from rules_kb.ask.cache_root import cache_root, ensure_folder, search_root
+from rules_kb.assemble.cache_root import cache_root, ensure_folder, search_root
 from rules_kb.errors import StoreUnusable, UsageError
 
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 REPOSITORY = Path(__file__).resolve().parent.parent.parent
 DEFAULT_CORPUS = REPOSITORY / "corpus"
-# The store, the JSON caches and the search index; RULES_KB_CACHE moves them all (ask/cache_root.py).
+# The store, the JSON caches and the search index; RULES_KB_CACHE moves them all (assemble/cache_root.py).
 DEFAULT_CACHE = cache_root()
 DEFAULT_SEARCH = search_root()
 
@@ -47,14 +47,14 @@ def cache() -> Path:
 
 def open_knowledge(args: argparse.Namespace):
     """The whole knowledge base in memory (graph export): built from the JSON caches."""
-    from rules_kb.ask.knowledge import load_knowledge
+    from rules_kb.assemble.knowledge import load_knowledge
 
     return load_knowledge(args.corpus, cache())
 
 
 def answer(args: argparse.Namespace, question: Callable[[StoreKnowledge], Answer]) -> Answer:
     """``question`` answered from the store; a store found damaged while reading is rebuilt once."""
-    from rules_kb.ask.stored import open_store, store_path
+    from rules_kb.assemble.stored import open_store, store_path
     from rules_kb.store.read import StoreDamaged
 
     try:

@@ -108,8 +108,8 @@ def run_parse(args: argparse.Namespace) -> int:
 
 
 def run_add(args: argparse.Namespace) -> int:
-    from rules_kb.ask.add import add_release
     from rules_kb.cli.common import cache
+    from rules_kb.releases.add import add_release
 
     addition = add_release(args.corpus, args.file, cache(), game=args.game, lang=args.lang,
                            format_name=args.format_name, version=args.version, date=args.date, source=args.source,

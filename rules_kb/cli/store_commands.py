@@ -16,7 +16,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_store(args: argparse.Namespace) -> int:
-    from rules_kb.ask.stored import open_store
+    from rules_kb.assemble.stored import open_store
     from rules_kb.cli import common
 
     knowledge = open_store(args.corpus, common.cache(), common.warn, rebuild=args.rebuild)

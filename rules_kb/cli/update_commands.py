@@ -9,7 +9,7 @@ from rules_kb.games import GAMES
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    from rules_kb.ask.publishers import DM_RULES_URL, WIZARDS_RULES_URL
+    from rules_kb.releases.publishers import DM_RULES_URL, WIZARDS_RULES_URL
 
     updates = commands.add_parser(
         "updates", help="say which releases the publishers' rule pages list that are newer than the corpus",
@@ -28,9 +28,9 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_updates(args: argparse.Namespace) -> int:
-    from rules_kb.ask.updates import check_updates, fetch_updates
     from rules_kb.cli.common import cache
     from rules_kb.cli.corpus_commands import addition_lines
+    from rules_kb.releases.updates import check_updates, fetch_updates
 
     pages = {game: url for game, url in (("mtg", args.wizards_url), ("dm", args.dm_url))
              if args.game in (None, game)}

@@ -1,4 +1,5 @@
-"""The corpus manifest: which files exist, what they are, and that they are unchanged.
+"""The corpus manifest, read and written here: which files exist, what they are, and that they are
+unchanged.
 
 Every entry is checked against a small schema before anything uses it: typed fields (a
 string where a string is meant, a list of strings where a list is meant, never a string
@@ -150,3 +151,37 @@ def _inside(path: Path, folder: Path) -> bool:
     except (OSError, RuntimeError):
         return True  # a symlink loop: reading it says so
     return path == folder or folder in path.parents
+
+
+# --- writing the manifest (``releases.add``) -------------------------------------------------
+
+
+def load_manifest_text_check(path: Path) -> None:
+    """Refuse to install a manifest that would not load back."""
+    read_toml(path, missing="the new manifest was not written")
+
+
+def _toml(value) -> str:
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return '"' + "".join(_TOML_ESCAPES.get(char) or (f"\\u{ord(char):04x}" if _is_control(char) else char)
+                         for char in str(value)) + '"'
+
+
+# A TOML basic string holds no raw control character: ``--source $'a\nb'`` is written ``"a\nb"``.
+_TOML_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\b": "\\b", "\f": "\\f"}
+
+
+def _is_control(char: str) -> bool:
+    return char < " " or char == "\x7f"
+
+
+def manifest_entry(meta: DocumentMeta) -> str:
+    """One ``[[document]]`` table of the manifest, as ``add`` appends it (``load_manifest`` reads it back)."""
+    lines = ["[[document]]"]
+    for key in ("id", "file", "sha256", "game", "languages", "format", "kind", "versions", "dates", "source", "note"):
+        value = getattr(meta, key)
+        if value in ("", ()):
+            continue
+        lines.append(f"{key} = {_toml(value)}")
+    return "\n".join(lines) + "\n"

@@ -1,4 +1,5 @@
-"""Curated data written by the project (not by the sources): analogues, terms, forced matches.
+"""Curated data written by the project (not by the sources): analogues, terms, forced matches,
+cross-era correspondences (what ``explain`` tells of a rule rewritten under another number).
 
 Each file lives in ``corpus/`` as TOML, each entry with an ``evidence`` line saying what in
 the sources supports it. Loading checks shape; the graph and the aligner check that the
@@ -18,6 +19,7 @@ from rules_kb.numbers import RuleNumber
 ANALOGUES = "analogues.toml"
 TERMS = "terms.toml"
 FORCED_MATCHES = "forced-matches.toml"
+CORRESPONDENCES = "correspondences.toml"
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,18 @@ class ForcedMatch:
     new_version: str
     old: RuleNumber | None
     new: RuleNumber | None
+    evidence: str
+
+
+@dataclass(frozen=True)
+class Correspondence:
+    """A rule of one era that a person read as the same rule as another era's, and why."""
+
+    game: str
+    change: str
+    old: tuple[str, str, RuleNumber]  # lang, version, number
+    new: tuple[str, str, RuleNumber]
+    meaning: str
     evidence: str
 
 
@@ -98,3 +112,16 @@ def load_forced_matches(corpus: Path) -> list[ForcedMatch]:
                                   _number(path, i, entry.get("old")), _number(path, i, entry.get("new")),
                                   entry["evidence"]))
     return result
+
+
+def load_correspondences(corpus: Path) -> list[Correspondence]:
+    entries = read_toml(corpus / CORRESPONDENCES).get("correspondence", [])
+    out = []
+    for entry in entries:
+        old, new = entry["old"], entry["new"]
+        out.append(Correspondence(
+            entry["game"], entry["change"],
+            (old["lang"], old["version"], RuleNumber.parse(old["number"])),
+            (new["lang"], new["version"], RuleNumber.parse(new["number"])),
+            entry["meaning"], entry["evidence"]))
+    return out

@@ -13,7 +13,7 @@ import json
 import re
 from pathlib import Path
 
-from rules_kb.ask.knowledge import Knowledge
+from rules_kb.assemble.knowledge import Knowledge
 from rules_kb.errors import OutputError
 from rules_kb.files import replace_file
 from rules_kb.notes.index import note_index

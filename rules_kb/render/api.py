@@ -17,7 +17,7 @@ from itertools import groupby
 from pathlib import Path
 
 from rules_kb import links
-from rules_kb.ask.knowledge import Knowledge
+from rules_kb.assemble.knowledge import Knowledge
 from rules_kb.games import GAMES, LANGS
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.textformat import history_record

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 
 from rules_kb import links
-from rules_kb.ask.knowledge import Knowledge
+from rules_kb.assemble.knowledge import Knowledge
 
 OFFLINE_FILE = "offline.json"
 FIXED = ("./", "search/", "manifest.webmanifest", "sw.js")

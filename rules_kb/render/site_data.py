@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Protocol
 
 from rules_kb import links
-from rules_kb.ask.knowledge import Knowledge
-from rules_kb.ask.story import Correspondence, load_correspondences
+from rules_kb.assemble.knowledge import Knowledge
 from rules_kb.games import GAMES, LANGS
+from rules_kb.ingest.curated import Correspondence, load_correspondences
 from rules_kb.kb.catalog import Catalog
 from rules_kb.numbers import RuleNumber
 

@@ -15,8 +15,8 @@ from rules_kb.render.terminal import LEGEND
 
 if TYPE_CHECKING:  # type names only: show/history must not import the comparison stages
     from rules_kb.ask.glossary import TermAnswer
-    from rules_kb.ask.knowledge import Knowledge
     from rules_kb.ask.story import Story
+    from rules_kb.assemble.knowledge import Knowledge
     from rules_kb.compare.changes import Comparison, RowChange
     from rules_kb.ingest.pipeline import Ingested
 

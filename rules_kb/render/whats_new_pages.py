@@ -16,7 +16,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from rules_kb import links
-from rules_kb.ask.knowledge import Knowledge
+from rules_kb.assemble.knowledge import Knowledge
 from rules_kb.compare.changes import Comparison, RowChange, compare_versions
 from rules_kb.games import GAME_NAMES, GAMES, LANG_NAMES, LANGS
 from rules_kb.render.html import Page, element, esc, link

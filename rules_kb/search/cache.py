@@ -19,7 +19,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from rules_kb.ask.keys import cache_key
+from rules_kb.assemble.keys import cache_key
 from rules_kb.errors import RulesKbError, SourceError
 from rules_kb.ingest.corpus import load_manifest, read_document_bytes
 from rules_kb.ingest.reading import read_source
@@ -65,7 +65,7 @@ def open_index(corpus: Path, build_dir: Path, knowledge_cache: Path | None = Non
         index = CheckedIndex(folder / INDEX_DIR, record["index"])
         index.meta  # noqa: B018 - read and check meta.json now: a damaged cache is found before a query
         return index
-    from rules_kb.ask.knowledge import load_knowledge
+    from rules_kb.assemble.knowledge import load_knowledge
 
     write_index(load_knowledge(corpus, knowledge_cache), folder, file_stats(corpus))
     folders = sorted((p for p in build_dir.iterdir() if p.is_dir() and not p.name.startswith(".")),

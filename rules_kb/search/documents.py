@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from rules_kb.ask.knowledge import Knowledge
+from rules_kb.assemble.knowledge import Knowledge
 from rules_kb.kb.ids import rule_id, text_id
 from rules_kb.links import pinned_rule, rule_page
 from rules_kb.model import RuleText

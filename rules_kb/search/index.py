@@ -34,7 +34,7 @@ from collections import Counter, defaultdict
 from functools import lru_cache
 from pathlib import Path
 
-from rules_kb.ask.knowledge import Knowledge
+from rules_kb.assemble.knowledge import Knowledge
 from rules_kb.search.documents import Document, Group, collect
 from rules_kb.search.query import INDEX_DIR, shard_of
 from rules_kb.search.segment import JAPANESE_CHAR, STOP_WORDS, english_term, fold, whole_term

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rules_kb.ask.knowledge import Knowledge, load_knowledge
+from rules_kb.assemble.knowledge import Knowledge, load_knowledge
 from rules_kb.errors import OutputError
 from rules_kb.notes.assets import write_link_assets
 from rules_kb.render.api import write_api

@@ -22,8 +22,8 @@ from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rules_kb.ask.cache_root import write_cache_file
-from rules_kb.ask.keys import cache_key, source_hash
+from rules_kb.assemble.cache_root import write_cache_file
+from rules_kb.assemble.keys import cache_key, source_hash
 from rules_kb.errors import RulesKbError
 from rules_kb.ingest.corpus import load_manifest, read_document_bytes
 from rules_kb.ingest.curated import ForcedMatch
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
     from rules_kb.kb.graph import Unresolved
 
-PARSING = ("errors.py", "numbers.py", "model.py", "refs.py", "tokens.py", "sources", "ingest")
+PARSING = ("errors.py", "games.py", "numbers.py", "model.py", "refs.py", "tokens.py", "sources", "ingest")
 ALIGNING = (*PARSING, "kb", "compare")
 WORKERS = max(1, min(2, os.cpu_count() or 1))
 

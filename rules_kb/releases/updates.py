@@ -27,12 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
-from rules_kb.ask.add import Addition, add_release
 from rules_kb.errors import SourceError
 from rules_kb.ingest.corpus import load_manifest
 from rules_kb.ingest.decode import decode_document
 from rules_kb.ingest.documents import container_kind
 from rules_kb.ingest.reading import MAX_SOURCE_BYTES
+from rules_kb.releases.add import Addition, add_release
 
 TIMEOUT_SECONDS = 30
 _MAGIC_FILE = re.compile(r"MagicCompRules[\s_-]*(\d{4})(\d{2})(\d{2})\.(txt|pdf|docx)", re.IGNORECASE)

@@ -30,7 +30,14 @@ from pathlib import Path
 
 from rules_kb.compare.changes import Comparison, compare_versions
 from rules_kb.errors import ManifestError, OutputError, SourceError
-from rules_kb.ingest.corpus import DATE, MANIFEST, VERSION_LABEL, load_manifest, read_toml
+from rules_kb.ingest.corpus import (
+    DATE,
+    MANIFEST,
+    VERSION_LABEL,
+    load_manifest,
+    load_manifest_text_check,
+    manifest_entry,
+)
 from rules_kb.ingest.curated import load_forced_matches
 from rules_kb.ingest.decode import byte_offset, decode_document
 from rules_kb.ingest.detect import describe_file
@@ -292,7 +299,7 @@ def add_release(corpus: Path, path: Path, cache_dir: Path | None = None, **flags
         addition = plan_addition(corpus, path, **flags)
         commit_addition(corpus, addition)
     if cache_dir is not None:
-        from rules_kb.ask.knowledge import remember_addition
+        from rules_kb.assemble.knowledge import remember_addition
 
         remember_addition(cache_dir, addition.catalog or build_catalog([addition.item.parsed]), addition.item.parsed)
     return addition
@@ -339,33 +346,3 @@ def commit_addition(corpus: Path, addition: Addition) -> None:
     finally:
         for name in temporaries:
             Path(name).unlink(missing_ok=True)
-
-
-def load_manifest_text_check(path: Path) -> None:
-    """Refuse to install a manifest that would not load back."""
-    read_toml(path, missing="the new manifest was not written")
-
-
-def _toml(value) -> str:
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    return '"' + "".join(_TOML_ESCAPES.get(char) or (f"\\u{ord(char):04x}" if _is_control(char) else char)
-                         for char in str(value)) + '"'
-
-
-# A TOML basic string holds no raw control character: ``--source $'a\nb'`` is written ``"a\nb"``.
-_TOML_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\b": "\\b", "\f": "\\f"}
-
-
-def _is_control(char: str) -> bool:
-    return char < " " or char == "\x7f"
-
-
-def manifest_entry(meta: DocumentMeta) -> str:
-    lines = ["[[document]]"]
-    for key in ("id", "file", "sha256", "game", "languages", "format", "kind", "versions", "dates", "source", "note"):
-        value = getattr(meta, key)
-        if value in ("", ()):
-            continue
-        lines.append(f"{key} = {_toml(value)}")
-    return "\n".join(lines) + "\n"

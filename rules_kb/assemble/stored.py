@@ -35,7 +35,7 @@ def _file_stats(corpus: Path) -> dict[str, list[int]]:
 
 def build_store(corpus: Path, cache_dir: Path, report=None) -> Path:
     """Build the knowledge base (reusing cached parses and alignments) and write the store."""
-    from rules_kb.ask.knowledge import KnowledgeReport, adjacent_pairs, build_knowledge, cache_key, relevant_forced
+    from rules_kb.assemble.knowledge import KnowledgeReport, adjacent_pairs, build_knowledge, cache_key, relevant_forced
     from rules_kb.store.write import write_store
 
     report = report if report is not None else KnowledgeReport()
@@ -56,7 +56,7 @@ def build_store(corpus: Path, cache_dir: Path, report=None) -> Path:
 def open_store(corpus: Path, cache_dir: Path, warn: Warn = lambda line: None, rebuild: bool = False
                ) -> StoreKnowledge:
     """The store of ``corpus``: reused when current, else rebuilt (a warning says why)."""
-    from rules_kb.ask.keys import cache_key
+    from rules_kb.assemble.keys import cache_key
 
     path = store_path(corpus, cache_dir)
     key = cache_key(corpus)
