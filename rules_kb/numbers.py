@@ -17,7 +17,7 @@ from rules_kb.errors import MalformedRuleNumber
 
 # Canonical grammar after NFKC folding: a three-digit section, an optional rule number, an
 # optional single subrule letter, an optional trailing period.
-_NUMBER = re.compile(r"(?P<section>[0-9]{3})(?:\.(?P<rule>[0-9]{1,3})(?:\s?(?P<letter>[A-Za-z]))?)?\.?")
+RULE_NUMBER = re.compile(r"(?P<section>[0-9]{3})(?:\.(?P<rule>[0-9]{1,3})(?:\s?(?P<letter>[A-Za-z]))?)?\.?")
 
 
 def fold_width(text: str) -> str:
@@ -43,7 +43,7 @@ class RuleNumber:
     def parse(cls, raw: str) -> RuleNumber:
         """Parse one number, tolerating width, a trailing period, case and one inner space."""
         folded = fold_width(raw).strip()
-        match = _NUMBER.fullmatch(folded)
+        match = RULE_NUMBER.fullmatch(folded)
         if match is None:
             raise MalformedRuleNumber(raw, "not of the form 123, 123.4 or 123.4a")
         letter = match["letter"]

@@ -32,7 +32,7 @@ SUDACHI_MAX_BYTES = 49_149
 # period or comma between digits (rule numbers 509.1a, 1,000), so that a rule reference
 # stays one token. Anything else that is not whitespace is a token of one character:
 # "non-active" is non, -, active.
-_EN_TOKEN = re.compile(r"[^\W_]+(?:(?:['\u2018\u2019]|(?<=\d)[.,](?=\d))[^\W_]+)*|\S")
+ENGLISH_TOKEN = re.compile(r"[^\W_]+(?:(?:['\u2018\u2019]|(?<=\d)[.,](?=\d))[^\W_]+)*|\S")
 # Typographic quotes and their ASCII forms: tokens fold them, the diff names the change "quotes".
 QUOTE_FOLD = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"'})
 _LATIN_WORD = re.compile(r"[A-Za-z0-9'\-.,]+")
@@ -89,7 +89,7 @@ def fold_latin(surface: str) -> str:
 def _tokenize_english(text: str) -> list[Token]:
     return [
         Token(match.group(), fold_latin(match.group()), match.start(), match.end())
-        for match in _EN_TOKEN.finditer(text)
+        for match in ENGLISH_TOKEN.finditer(text)
     ]
 
 

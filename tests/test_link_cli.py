@@ -7,7 +7,7 @@ import sys
 
 from notes_cases import BASE_URL, NOTES
 
-from rules_kb.notes.assets import translate_pattern
+from rules_kb.jsregex import translate_pattern
 
 
 def test_links_a_file_and_reports_problems_with_positions(cli) -> None:
@@ -76,6 +76,29 @@ def test_translation_to_javascript_syntax() -> None:
         except ValueError:
             continue
         raise AssertionError(f"{unsupported!r} was translated")
+    # unicode: the classes Python reads over all of Unicode, spelt so in a u-flagged JavaScript pattern
+    assert translate_pattern(r"[^\W_]+(?<=\d)x", multiline=False, unicode=True) == r"[\p{L}\p{N}]+(?<=\p{Nd})x"
+    for ascii_only in (r"\w+", r"a\b"):
+        try:
+            translate_pattern(ascii_only, multiline=False, unicode=True)
+        except ValueError:
+            continue
+        raise AssertionError(f"{ascii_only!r} was translated")
+
+
+def test_the_search_page_holds_no_copy_of_the_query_grammar() -> None:
+    """search.js takes its patterns and numbers from the index's meta.json (segment.browser_grammar);
+    none is written in the script a second time."""
+    from conftest import ROOT
+
+    from rules_kb.search.segment import browser_grammar
+
+    script = (ROOT / "site/assets/search.js").read_text(encoding="utf-8")
+    grammar = browser_grammar()
+    for source, _ in grammar["patterns"].values():
+        assert source not in script
+    for name in ("RULE_NUMBER", "ENGLISH_TOKEN", "JAPANESE_CHAR", "UNKNOWN_COST", "MAX_SURFACE", "NEAREST_EDITS"):
+        assert f"const {name} =" not in script and f"{name} = /" not in script
 
 
 def test_note_index_is_cached_as_json(cli, cache_dir, subset_corpus) -> None:

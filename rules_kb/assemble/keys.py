@@ -30,3 +30,35 @@ def cache_key(corpus: Path) -> str:
         digest.update(path.read_bytes())
     digest.update(source_hash().encode())
     return digest.hexdigest()[:16]
+
+
+def file_stats(corpus: Path) -> dict[str, list[int]]:
+    """Size, mtime and ctime of every corpus file, recorded with a cache built from them."""
+    from rules_kb.ingest.corpus import load_manifest
+
+    out = {}
+    for meta in load_manifest(corpus):
+        stat = (corpus / meta.file).stat()
+        out[meta.file] = [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]
+    return out
+
+
+def check_files(corpus: Path, recorded: dict[str, list[int]]) -> None:
+    """Re-hash only the files whose size, mtime or ctime moved since a cache was built (stat is cheap);
+    an edited or missing file raises ``ManifestError`` instead of being answered from the cache. The
+    ctime catches a same-size edit whose mtime was put back: setting the mtime moves the ctime. The
+    cache key covers the manifest, so the files recorded are the manifest's."""
+    from rules_kb.ingest.corpus import load_manifest, read_document_bytes
+
+    moved = set()
+    for file, stats in recorded.items():
+        try:
+            stat = (corpus / file).stat()
+            if stats == [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]:
+                continue
+        except OSError:
+            pass
+        moved.add(file)
+    for meta in load_manifest(corpus) if moved else ():
+        if meta.file in moved:
+            read_document_bytes(corpus, meta)

@@ -12,8 +12,8 @@ import hashlib
 from collections.abc import Callable
 from pathlib import Path
 
+from rules_kb.assemble.keys import check_files, file_stats
 from rules_kb.errors import UsageError
-from rules_kb.ingest.corpus import load_manifest, read_document_bytes
 from rules_kb.store.read import Store, StoreDamaged, StoreOutdated
 from rules_kb.store.views import StoreKnowledge
 
@@ -23,14 +23,6 @@ Warn = Callable[[str], None]
 def store_path(corpus: Path, cache_dir: Path) -> Path:
     tag = hashlib.sha256(str(corpus.resolve()).encode()).hexdigest()[:12]
     return cache_dir / f"store-{tag}.sqlite"
-
-
-def _file_stats(corpus: Path) -> dict[str, list[int]]:
-    out = {}
-    for meta in load_manifest(corpus):
-        stat = (corpus / meta.file).stat()
-        out[meta.file] = [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]
-    return out
 
 
 def build_store(corpus: Path, cache_dir: Path, report=None) -> Path:
@@ -49,7 +41,7 @@ def build_store(corpus: Path, cache_dir: Path, report=None) -> Path:
     path = store_path(corpus, cache_dir)
     for old in cache_dir.glob("knowledge-*.pickle"):  # left by versions before the store: deleted, never read
         old.unlink(missing_ok=True)
-    write_store(path, catalog, knowledge.graph, alignments, {"input_key": key, "files": _file_stats(corpus)})
+    write_store(path, catalog, knowledge.graph, alignments, {"input_key": key, "files": file_stats(corpus)})
     return path
 
 
@@ -75,7 +67,7 @@ def open_store(corpus: Path, cache_dir: Path, warn: Warn = lambda line: None, re
                 store.close()
                 store = None
             else:
-                _check_files(corpus, store.meta_json("files"))  # the key covers the manifest: same files
+                check_files(corpus, store.meta_json("files"))  # the key covers the manifest: same files
         except StoreOutdated as exc:
             warn(f"note: {path} was written by another rules-kb ({exc}); rebuilding it")
             store = None
@@ -105,23 +97,6 @@ def _forced_matches(corpus: Path) -> list:
     from rules_kb.ingest.curated import load_forced_matches
 
     return load_forced_matches(corpus)
-
-
-def _check_files(corpus: Path, stats: dict) -> None:
-    """Re-hash only the files whose size, mtime or ctime moved since the build (stat is cheap). The
-    ctime catches a same-size edit whose mtime was put back: setting the mtime moves the ctime."""
-    moved = set()
-    for file, recorded in stats.items():
-        try:
-            stat = (corpus / file).stat()
-            if recorded == [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]:
-                continue
-        except OSError:
-            pass
-        moved.add(file)
-    for meta in load_manifest(corpus) if moved else ():
-        if meta.file in moved:
-            read_document_bytes(corpus, meta)  # raises ManifestError on a missing or edited file
 
 
 __all__ = ["build_store", "open_store", "store_path"]

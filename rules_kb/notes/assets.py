@@ -2,7 +2,7 @@
 
 ``write_link_assets`` runs at site build time. The grammar is the very patterns of
 ``rules_kb.refs`` and ``notes.protect``, translated mechanically from Python's regular
-expression syntax to JavaScript's (``translate_pattern``), plus their tables; the page's
+expression syntax to JavaScript's (``rules_kb.jsregex``), plus their tables; the page's
 script (``site/assets/link.js``) only holds the steps that apply them. Both files assign
 one global, so the page works from a folder (``file://``) as well as from a server.
 """
@@ -16,6 +16,7 @@ from pathlib import Path
 from rules_kb.assemble.knowledge import Knowledge
 from rules_kb.errors import OutputError
 from rules_kb.files import replace_file
+from rules_kb.jsregex import export_pattern
 from rules_kb.notes.index import note_index
 from rules_kb.notes.link import FOOTNOTE_LINE
 from rules_kb.notes.markup import MARK_END, MARK_START, MARK_ZERO, SKIPPED, UNLOCATED
@@ -47,11 +48,11 @@ def _write(path: Path, text: str) -> None:
 
 def link_grammar() -> dict:
     """Every pattern the page needs as ``[source, flags]`` in JavaScript syntax, and the tables."""
-    patterns = {name: _export(pattern.pattern, pattern.flags) for name, pattern in GRAMMAR.items()}
+    patterns = {name: export_pattern(pattern.pattern, pattern.flags) for name, pattern in GRAMMAR.items()}
     for fmt in PROTECTED:
-        patterns[f"protected_{fmt}"] = _export(protected_pattern(fmt), re.M)
-    patterns["footnote_mark"] = _export(FOOTNOTE_MARK, 0)
-    patterns["footnote_line"] = _export(FOOTNOTE_LINE.pattern, FOOTNOTE_LINE.flags)
+        patterns[f"protected_{fmt}"] = export_pattern(protected_pattern(fmt), re.M)
+    patterns["footnote_mark"] = export_pattern(FOOTNOTE_MARK, 0)
+    patterns["footnote_line"] = export_pattern(FOOTNOTE_LINE.pattern, FOOTNOTE_LINE.flags)
     return {
         "patterns": patterns,
         "tables": TABLES,
@@ -60,85 +61,3 @@ def link_grammar() -> dict:
         "markers": {"start": MARK_START, "end": MARK_END, "zero": MARK_ZERO},
         "unlocated": UNLOCATED,
     }
-
-
-def _export(source: str, flags: int) -> list[str]:
-    js_flags = "".join(letter for flag, letter in ((re.M, "m"), (re.I, "i")) if flags & flag)
-    if flags & (re.S | re.X):
-        raise ValueError(f"flags not translated: {flags!r}")
-    return [translate_pattern(source, multiline=bool(flags & re.M)), js_flags]
-
-
-_UNSUPPORTED = re.compile(r"\\[AZ]|\(\?>|\(\?[aiLmsux-]*[smxL][aiLmsux-]*[:)]|\(\?#")
-
-
-def translate_pattern(source: str, *, multiline: bool) -> str:
-    """Python regular-expression syntax to JavaScript's, for the subset the grammar uses.
-
-    ``(?P<n>``/``(?P=n)`` become ``(?<n>``/``\\k<n>``; a scoped ``(?ai:…)`` or ``(?i:…)`` has
-    its ASCII letters spelt in both cases (``[Rr]``), which every browser reads; ``$`` without
-    the multiline flag means "at the end or before a final newline" in Python and is spelt so.
-    Anything else Python-only is refused rather than guessed.
-    """
-    if _UNSUPPORTED.search(source.replace("(?ai:", "(?:").replace("(?i:", "(?:")):
-        raise ValueError(f"pattern uses syntax with no translation: {source!r}")
-    out: list[str] = []
-    position = 0
-    caseless_depth: list[int] = []  # group depths at which a caseless group opened
-    depth = 0
-    in_class = False
-    while position < len(source):
-        char = source[position]
-        if char == "\\":
-            escape = source[position : position + 2]
-            out.append(escape)
-            position += 2
-            continue
-        if in_class:
-            if char == "]":
-                in_class = False
-            elif caseless_depth and char.isascii() and char.isalpha():
-                raise ValueError(f"letters in a class under a caseless group: {source!r}")
-            out.append(char)
-            position += 1
-            continue
-        if char == "[":
-            in_class = True
-            out.append(char)
-            if source.startswith("^", position + 1):
-                out.append("^")
-                position += 1
-            if source.startswith("]", position + 1):
-                out.append("\\]")
-                position += 1
-            position += 1
-            continue
-        for python, javascript, caseless in (("(?P<", "(?<", False), ("(?ai:", "(?:", True), ("(?i:", "(?:", True)):
-            if source.startswith(python, position):
-                out.append(javascript)
-                depth += 1
-                if caseless:
-                    caseless_depth.append(depth)
-                position += len(python)
-                break
-        else:
-            if source.startswith("(?P=", position):
-                close = source.index(")", position)
-                out.append(f"\\k<{source[position + 4 : close]}>")
-                position = close + 1
-                continue
-            if char == "(":
-                depth += 1
-            elif char == ")":
-                if caseless_depth and caseless_depth[-1] == depth:
-                    caseless_depth.pop()
-                depth -= 1
-            elif char == "$" and not multiline:
-                out.append("(?=\\n?(?![\\s\\S]))")
-                position += 1
-                continue
-            elif caseless_depth and char.isascii() and char.isalpha():
-                char = f"[{char.upper()}{char.lower()}]"
-            out.append(char)
-            position += 1
-    return "".join(out)

@@ -19,9 +19,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from rules_kb.assemble.keys import cache_key
+from rules_kb.assemble.keys import cache_key, check_files, file_stats
 from rules_kb.errors import RulesKbError, SourceError
-from rules_kb.ingest.corpus import load_manifest, read_document_bytes
 from rules_kb.ingest.reading import read_source
 from rules_kb.search.query import INDEX_DIR, SearchIndex
 
@@ -61,7 +60,7 @@ def open_index(corpus: Path, build_dir: Path, knowledge_cache: Path | None = Non
     folder = build_dir / cache_key(corpus)
     if not rebuild and folder.is_dir() and not folder.is_symlink() and (folder / DIGESTS).exists():
         record = read_digests(folder / DIGESTS)
-        _check_files(corpus, record["files"])
+        check_files(corpus, record["files"])
         index = CheckedIndex(folder / INDEX_DIR, record["index"])
         index.meta  # noqa: B018 - read and check meta.json now: a damaged cache is found before a query
         return index
@@ -73,32 +72,6 @@ def open_index(corpus: Path, build_dir: Path, knowledge_cache: Path | None = Non
     for stale in folders[KEEP:]:
         shutil.rmtree(stale, ignore_errors=True)
     return CheckedIndex(folder / INDEX_DIR, read_digests(folder / DIGESTS)["index"])
-
-
-def file_stats(corpus: Path) -> dict[str, list[int]]:
-    out = {}
-    for meta in load_manifest(corpus):
-        stat = (corpus / meta.file).stat()
-        out[meta.file] = [stat.st_size, stat.st_mtime_ns]
-    return out
-
-
-def _check_files(corpus: Path, recorded: dict[str, list[int]]) -> None:
-    """As the store: a corpus file whose size or time changed since the build is checked against
-    the manifest's sha256 again (an edited release is refused, not searched). The key covers the
-    manifest, so the files recorded are the manifest's; it is parsed only when one changed."""
-    changed = set()
-    for name, stats in recorded.items():
-        try:
-            stat = (corpus / name).stat()
-        except OSError:
-            stat = None
-        if stat is None or stats != [stat.st_size, stat.st_mtime_ns]:
-            changed.add(name)
-    if changed:
-        for meta in load_manifest(corpus):
-            if meta.file in changed:
-                read_document_bytes(corpus, meta)
 
 
 def write_index(knowledge, folder: Path, files: dict[str, list[int]]) -> None:

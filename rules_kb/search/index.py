@@ -37,12 +37,12 @@ from pathlib import Path
 from rules_kb.assemble.knowledge import Knowledge
 from rules_kb.search.documents import Document, Group, collect
 from rules_kb.search.query import INDEX_DIR, shard_of
-from rules_kb.search.segment import JAPANESE_CHAR, STOP_WORDS, english_term, fold, whole_term
+from rules_kb.search.segment import JAPANESE_CHAR, STOP_WORDS, browser_grammar, english_term, fold, whole_term
 from rules_kb.tokens import tokenize
 
 __all__ = ["INDEX_DIR", "build_index_files", "shard_of", "write_search_index"]
 
-FORMAT = 2
+FORMAT = 3  # 3: meta.json carries the query grammar (segment.browser_grammar)
 GROUPS_PER_SHARD = 8
 SHARD_TARGET_BYTES = 48_000  # postings shard size aimed at (raw JSON, estimated): few files, a few per query
 K1, B = 1.2, 0.75
@@ -296,6 +296,7 @@ def _meta(groups: list[Group], documents: list[Document], version_lists: dict, s
     code = {pair: index for index, pair in enumerate(languages)}
     return {
         "format": FORMAT,
+        "grammar": browser_grammar(),
         "stopWords": sorted(STOP_WORDS),
         "shards": shard_count,
         "groupsPerShard": GROUPS_PER_SHARD,

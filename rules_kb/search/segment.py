@@ -8,6 +8,8 @@ Japanese runs and other runs; a Japanese run is segmented by the cheapest path t
 vocabulary (dynamic programming on integers, so Python and JavaScript agree exactly), other
 runs by the English word pattern of ``rules_kb.tokens``. Every step here has a line-for-line
 twin in the JavaScript; ``tests/test_search_browser.py`` checks both give the same tokens.
+The patterns and numbers both steps use are not written twice: ``browser_grammar`` hands these
+very objects to the page (in the index's ``meta.json``), spelt for JavaScript by ``rules_kb.jsregex``.
 """
 
 from __future__ import annotations
@@ -17,15 +19,18 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from rules_kb.jsregex import export_pattern
+from rules_kb.numbers import RULE_NUMBER
+from rules_kb.tokens import ENGLISH_TOKEN
+
 # Characters segmented with the vocabulary: kana, the long vowel mark, CJK ideographs, 々〆ヵヶ.
 JAPANESE_CHAR = re.compile(
     r"[\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3006]")
-# rules_kb.tokens' English pattern, with [^\W_] spelt as the letters and numbers JavaScript's \p{L}\p{N} name.
-ENGLISH_TOKEN = re.compile(r"[^\W_]+(?:(?:['\u2018\u2019]|(?<=\d)[.,](?=\d))[^\W_]+)*|\S")
+WORD_CHAR = re.compile(r"[^\W_]")  # a letter or a number: what makes a token a word (str.isalnum)
 RUN_TOGETHER = re.compile(r"([0-9]{3})([0-9]{1,3})([a-z]?)\.?")  # 5072a: 507.2a typed without its point
-RULE_NUMBER = re.compile(r"([0-9]{3})(?:\.([0-9]{1,3})(?:\s?([a-z]))?)?\.?")
 CITES = re.compile(r"^cites:\s*(\S+)$")
-QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'"})  # as rules_kb.tokens folds English words
+QUOTES_FOLDED = "\u2018\u2019"  # folded to "'", as rules_kb.tokens folds English words
+QUOTES = str.maketrans(dict.fromkeys(QUOTES_FOLDED, "'"))
 UNKNOWN_COST = 1000  # a character no vocabulary entry covers
 MAX_SURFACE = 16  # longest vocabulary surface tried, in characters
 WHOLE_MAX = 8  # texts of at most this many words are also indexed whole ("=deathtouch")
@@ -86,7 +91,7 @@ def _fold_char(char: str) -> str:
 
 
 def is_word(surface: str) -> bool:
-    return any(char.isalnum() for char in surface)
+    return WORD_CHAR.search(surface) is not None
 
 
 def segment(text: str, vocabulary: dict[str, list]) -> list[QueryToken]:
@@ -237,3 +242,31 @@ def query_terms(tokens: list[QueryToken]) -> tuple[list[str], list[str]]:
                 pairs.append(pair)
         previous = token.term
     return terms, pairs + ([whole] if whole else [])
+
+
+def browser_grammar() -> dict:
+    """The patterns and numbers ``search.js`` cuts and reads a query with, from the objects this
+    module and ``query`` use (rule numbers from ``rules_kb.numbers``, English words from
+    ``rules_kb.tokens``), so the page and the CLI cannot drift apart."""
+    from rules_kb.search.query import NEAREST_COUNT, NEAREST_EDITS, SNIPPET_BEFORE, SNIPPET_LENGTH
+
+    return {
+        "patterns": {
+            "japaneseChar": export_pattern(JAPANESE_CHAR.pattern, JAPANESE_CHAR.flags & ~re.U, unicode=True),
+            "englishToken": export_pattern(ENGLISH_TOKEN.pattern, ENGLISH_TOKEN.flags & ~re.U, unicode=True,
+                                           every=True),
+            "wordChar": export_pattern(WORD_CHAR.pattern, WORD_CHAR.flags & ~re.U, unicode=True),
+            "ruleNumber": export_pattern(RULE_NUMBER.pattern, RULE_NUMBER.flags & ~re.U, whole=True),
+            "runTogether": export_pattern(RUN_TOGETHER.pattern, RUN_TOGETHER.flags & ~re.U, whole=True),
+            "cites": export_pattern(CITES.pattern, CITES.flags & ~re.U),
+        },
+        "quotes": sorted(QUOTES_FOLDED),
+        "plainEndings": list(PLAIN_ENDINGS),
+        "unknownCost": UNKNOWN_COST,
+        "maxSurface": MAX_SURFACE,
+        "wholeMax": WHOLE_MAX,
+        "nearestEdits": NEAREST_EDITS,
+        "nearestCount": NEAREST_COUNT,
+        "snippetBefore": SNIPPET_BEFORE,
+        "snippetLength": SNIPPET_LENGTH,
+    }

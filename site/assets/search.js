@@ -11,21 +11,31 @@
 (function () {
   "use strict";
 
-  const JAPANESE_CHAR = /[\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3006]/u;
-  const ENGLISH_TOKEN = /[\p{L}\p{N}]+(?:(?:['\u2018\u2019]|(?<=\p{Nd})[.,](?=\p{Nd}))[\p{L}\p{N}]+)*|\S/gu;
-  const WORD_CHAR = /[\p{L}\p{N}]/u;
-  const RULE_NUMBER = /^([0-9]{3})(?:\.([0-9]{1,3})(?:\s?([a-z]))?)?\.?$/;
-  const RUN_TOGETHER = /^([0-9]{3})([0-9]{1,3})([a-z]?)\.?$/;
-  const PLAIN_ENDINGS = ["ss", "us", "is", "'s"];
-  const NEAREST_EDITS = 3;
-  const NEAREST_COUNT = 5;
-  const CITES = /^cites:\s*(\S+)$/;
-  const UNKNOWN_COST = 1000;
-  const MAX_SURFACE = 16;
-  const WHOLE_MAX = 8;
-  const SNIPPET_BEFORE = 40;
-  const SNIPPET_LENGTH = 160;
-  const PAGE_RESULTS = 10;
+  // The query grammar arrives with the index (meta.json "grammar"): the very patterns and numbers
+  // of rules_kb/search/segment.py and query.py, spelt for JavaScript by rules_kb/jsregex.py.
+  let JAPANESE_CHAR, ENGLISH_TOKEN, WORD_CHAR, RULE_NUMBER, RUN_TOGETHER, CITES, QUOTES;
+  let PLAIN_ENDINGS, NEAREST_EDITS, NEAREST_COUNT, UNKNOWN_COST, MAX_SURFACE, WHOLE_MAX;
+  let SNIPPET_BEFORE, SNIPPET_LENGTH;
+  const PAGE_RESULTS = 10;  // results on one page (the CLI's --limit default)
+
+  function useGrammar(grammar) {
+    const pattern = function (name) { return new RegExp(grammar.patterns[name][0], grammar.patterns[name][1]); };
+    JAPANESE_CHAR = pattern("japaneseChar");
+    ENGLISH_TOKEN = pattern("englishToken");
+    WORD_CHAR = pattern("wordChar");
+    RULE_NUMBER = pattern("ruleNumber");
+    RUN_TOGETHER = pattern("runTogether");
+    CITES = pattern("cites");
+    QUOTES = new RegExp("[" + grammar.quotes.join("") + "]", "gu");
+    PLAIN_ENDINGS = grammar.plainEndings;
+    NEAREST_EDITS = grammar.nearestEdits;
+    NEAREST_COUNT = grammar.nearestCount;
+    UNKNOWN_COST = grammar.unknownCost;
+    MAX_SURFACE = grammar.maxSurface;
+    WHOLE_MAX = grammar.wholeMax;
+    SNIPPET_BEFORE = grammar.snippetBefore;
+    SNIPPET_LENGTH = grammar.snippetLength;
+  }
 
   // --- segmentation (segment.py) ------------------------------------------------------------
 
@@ -33,7 +43,7 @@
     const chars = [];
     const origin = [];
     Array.from(text).forEach(function (char, index) {
-      const folded = Array.from(char.normalize("NFKC").toLowerCase().replace(/[\u2018\u2019]/g, "'"));
+      const folded = Array.from(char.normalize("NFKC").toLowerCase().replace(QUOTES, "'"));
       folded.forEach(function (piece) { chars.push(piece); origin.push(index); });
     });
     return { chars: chars, origin: origin };
@@ -252,6 +262,7 @@
     if (!this.ready) {
       this.ready = Promise.all([this.load("meta.json"), this.load("vocab.json")]).then(function (loaded) {
         self.meta = loaded[0];
+        useGrammar(self.meta.grammar);
         self.vocabulary = loaded[1];
         self.stopWords = new Set(self.meta.stopWords);
         self.byNumber = new Map();
