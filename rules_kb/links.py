@@ -197,3 +197,21 @@ OLD_FORMS: tuple[tuple[str, str], ...] = (
     (r"^/api/(dm|mtg)/(ja|en)/([^/]+)/(\d+\.?[^/]*)\.json$", r"/api/\1/\2/\3.json"),
     (r"^/api/(dm|mtg)/rule/(\d\d\d)(\.[^/]*)?\.json$", r"/api/\1/history/\2.json"),
 )
+
+
+# A number no version has: a URL template is a permalink formed for it, then cut where it stands.
+PROBE = RuleNumber(999, 999, "z")
+
+
+def url_template(path: str) -> str:
+    """A permalink formed for ``PROBE`` as a template with ``{chapter}`` and ``{anchor}`` (the note
+    linker's data, the compare page's): the pages fill it as ``fill`` does."""
+    anchor, chapter = str(PROBE), f"/{chapter_of(PROBE)}/"
+    if path.count(anchor) != 1 or path.replace(anchor, "").count(chapter) > 1:
+        raise ValueError(f"cannot make a URL template of {path!r}")
+    return path.replace(anchor, "{anchor}").replace(chapter, "/{chapter}/")
+
+
+def fill(template: str, number: RuleNumber) -> str:
+    """A permalink path from a ``url_template`` (the pages do the same in JavaScript)."""
+    return template.replace("{chapter}", chapter_of(number)).replace("{anchor}", str(number))

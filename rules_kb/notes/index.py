@@ -19,12 +19,10 @@ from rules_kb.assemble.stored import open_store
 from rules_kb.games import GAME_SHORT_NAMES, LANGS_FIRST
 from rules_kb.ingest.corpus import load_manifest, read_document_bytes
 from rules_kb.kb.catalog import BEFORE, VersionInfo
-from rules_kb.links import chapter_of, pinned_rule, rule_page
-from rules_kb.numbers import RuleNumber
+from rules_kb.links import PROBE, pinned_rule, rule_page, url_template
 
 # The language a game's rules are published in comes first: a pinned link prefers it.
 # A number that no label or section can contain; replaced by placeholders in URL templates.
-_PROBE = RuleNumber(999, 999, "z")
 
 
 def note_index(knowledge: Knowledge) -> dict:
@@ -33,7 +31,7 @@ def note_index(knowledge: Knowledge) -> dict:
     games: dict[str, dict] = {}
     for game in sorted({key[0] for key in catalog.texts}):
         numbers = [str(number) for number in catalog.numbers_of(game)]
-        games[game] = {"numbers": numbers, "rule_page": _template(rule_page(game, _PROBE))}
+        games[game] = {"numbers": numbers, "rule_page": url_template(rule_page(game, PROBE))}
     positions = {game: {number: i for i, number in enumerate(row["numbers"])} for game, row in games.items()}
     versions = []
     infos = sorted(catalog.versions.values(), key=lambda v: (v.game, LANGS_FIRST[v.game].index(v.lang), v.sort_key()))
@@ -49,7 +47,7 @@ def note_index(knowledge: Knowledge) -> dict:
             "date": info.date,
             "until": _until(info),
             "complete": info.complete,
-            "pinned": _template(pinned_rule(info.game, info.lang, info.label, _PROBE)),
+            "pinned": url_template(pinned_rule(info.game, info.lang, info.label, PROBE)),
             "numbers": sorted(position[str(number)] for number in rules),
         })
     return {"games": games, "versions": versions, "languages": LANGS_FIRST, "names": GAME_SHORT_NAMES}
@@ -93,20 +91,6 @@ def cached_note_index(corpus: Path, cache_dir: Path) -> dict:
 def _until(info: VersionInfo) -> str | None:
     """A change notice's ``before-DATE`` text was in force until DATE; when it began is unknown."""
     return info.label[len(BEFORE):] if info.label.startswith(BEFORE) else None
-
-
-def _template(path: str) -> str:
-    """Turn a path formed for the probe number into a template with ``{chapter}``, ``{anchor}``."""
-    anchor = str(_PROBE)
-    chapter = f"/{chapter_of(_PROBE)}/"
-    if path.count(anchor) != 1 or path.replace(anchor, "").count(chapter) > 1:
-        raise ValueError(f"cannot make a URL template of {path!r}")
-    return path.replace(anchor, "{anchor}").replace(chapter, "/{chapter}/")
-
-
-def fill(template: str, number: RuleNumber) -> str:
-    """A permalink path from a template of ``note_index`` (the page does the same in JS)."""
-    return template.replace("{chapter}", chapter_of(number)).replace("{anchor}", str(number))
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules_kb.games import GAME_SHORT_NAMES, LANGS_FIRST
-from rules_kb.notes.index import NoteIndex, NoteVersion, fill
+from rules_kb.links import fill
+from rules_kb.notes.index import NoteIndex, NoteVersion
 from rules_kb.numbers import RuleNumber
 from rules_kb.refs import NoteReference
 

@@ -13,21 +13,10 @@ from collections.abc import Iterator
 
 from rules_kb import links
 from rules_kb.games import GAME_NAMES, GAMES, LANG_NAMES
-from rules_kb.numbers import RuleNumber
 from rules_kb.render.html import Page, element, esc, link
 from rules_kb.render.site_data import SiteData
 
-# A number no label or section contains: URL templates are formed with it, then it is replaced.
-PROBE = RuleNumber(999, 999, "z")
 SCRIPT = "/assets/compare.js"
-
-
-def url_template(path: str) -> str:
-    """A permalink formed for ``PROBE`` as a template with ``{chapter}`` and ``{anchor}``."""
-    anchor, chapter = str(PROBE), f"/{links.chapter_of(PROBE)}/"
-    if path.count(anchor) != 1 or path.replace(anchor, "").count(chapter) > 1:
-        raise ValueError(f"cannot make a URL template of {path!r}")
-    return path.replace(anchor, "{anchor}").replace(chapter, "/{chapter}/")
 
 
 def compare_pages(site: SiteData) -> Iterator[Page]:
@@ -43,7 +32,7 @@ def _json(value: object) -> str:
 def compare_page(site: SiteData, game: str) -> Page:
     path = links.compare_page(game)
     langs = site.languages(game)
-    pinned = {lang: {label: url_template(links.pinned_rule(game, lang, label, PROBE))
+    pinned = {lang: {label: links.url_template(links.pinned_rule(game, lang, label, links.PROBE))
                      for label in site.labels_with_texts(game, lang)} for lang in langs}
     diffs = {lang: {f"{old}..{new}": links.diff_page(game, lang, old, new) for old, new in site.diff_pairs(game, lang)}
              for lang in langs}
@@ -60,7 +49,7 @@ def compare_page(site: SiteData, game: str) -> Page:
     ])
     form = element("form", controls, id="rk-compare", class_="rk-compare", autocomplete="off",
                    data_root=links.relative(path, "/"), data_versions=links.api_versions(game),
-                   data_pinned=_json(pinned), data_rule_page=url_template(links.rule_page(game, PROBE)),
+                   data_pinned=_json(pinned), data_rule_page=links.url_template(links.rule_page(game, links.PROBE)),
                    data_diffs=_json(diffs), data_languages=_json({lang: LANG_NAMES[lang] for lang in langs}))
     intro = ("Choose any two versions: the rules are fetched from the JSON API and compared here, in your browser. "
              "Rules are paired by number, so a renumbered rule shows as removed and added (the diff pages of "

@@ -28,8 +28,6 @@ from rules_kb.render.rule_text import EXAMPLE_LABEL, rule_text_html
 from rules_kb.render.site_data import SiteData
 from rules_kb.render.whats_new_pages import whats_new_links
 
-PROBE = RuleNumber(999, 999, "z")  # a number no version has: the rule pages' folder is formed with it
-
 KIND_LABEL = {"full": "complete rulebook", "excerpt": "excerpt", "change-notice": "change notice",
               "dated-paragraph": "dated paragraphs", "contents": "contents only", "mentioned": "mentioned only"}
 LABELS = {
@@ -143,7 +141,7 @@ def _reader(path: str, game: str, lang: str, label: str, chapter: str) -> str:
     box = element("div", fallback + element("p", "…", class_="rk-reader-wait"), class_="rk-reader",
                   data_api=api, data_root=links.relative(path, "/"), data_chapter=chapter, data_game=game,
                   data_lang=lang, data_version=label, data_example=EXAMPLE_LABEL[lang],
-                  data_rules=links.relative(path, links.rule_page(game, PROBE)).removesuffix(f"{PROBE}/"))
+                  data_rules=links.relative(path, links.rule_page(game, links.PROBE)).removesuffix(f"{links.PROBE}/"))
     return box + "".join(element("script", "", src=links.relative(path, script), defer=True) for script in SCRIPTS)
 
 
