@@ -36,7 +36,9 @@ def test_drawn_chapters_show_every_rule_as_the_corpus_has_it(page, serve_dir, re
     base = serve_dir(real_site)
     rules = knowledge.catalog.rules_in("mtg", "en", version)
     chapters = sorted({links.chapter_of(n) for n in rules}, key=int)
-    assert chapters == sorted((d.name for d in (real_site / "mtg/en" / version).iterdir() if d.is_dir()), key=int)
+    folders = [d.name for d in (real_site / "mtg/en" / version).iterdir() if d.is_dir()]
+    assert chapters == sorted((name for name in folders if name != "glossary"), key=int)
+    assert "glossary" in folders  # the release prints one: its page is drawn too (below)
     problems = []
     for chapter in chapters:
         page.goto(base + links.chapter_page("mtg", "en", version, chapter).lstrip("/"))
