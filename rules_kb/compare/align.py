@@ -111,6 +111,15 @@ class Scope:
             return (f"{self.chapter * 100:03d}", f"{self.chapter}~")
         return ("", "~")
 
+    def part(self) -> str | None:
+        """The one alignment part every pair of the scope is filed under (the store cuts alignments by
+        rule: ``store.records.part_of``): 702.2 for 702.2 or 702.2c; None for a section or more.
+        Reading it alone skips 702.20-702.29, which the bounds take in."""
+        if self.rule is None or self.rule.depth == 0:
+            return None
+        top = self.rule if self.rule.depth < 2 else self.rule.parent
+        return f"{top.section:03d}.{top.rule}"
+
     def describe(self) -> str:
         if self.rule is not None:
             return f"rule {self.rule}"
@@ -130,7 +139,7 @@ def align_versions(catalog: Catalog, game: str, lang: str, old_label: str, new_l
     alignment = None
     if within is not None and len(chain) == 2 and hasattr(catalog.alignments, "within"):
         alignment = catalog.alignments.within(_pair_key(game, lang, old_label, new_label, tuple(forced)),
-                                              within.bounds())
+                                              within.bounds(), within.part())
     elif within is not None and hasattr(catalog.alignments, "pairs_under"):
         alignment = _compose_within(catalog.alignments.pairs_under, game, lang, chain, tuple(forced), within)
     if alignment is None:

@@ -189,9 +189,10 @@ class StoreAlignments(dict):
         return self[key]
 
 
-    def within(self, key, bounds: tuple[str, str]):
+    def within(self, key, bounds: tuple[str, str], part: str | None = None):
         """The pairs of a stored adjacent alignment whose old or new number lies between ``bounds``
-        (``Scope.bounds``), texts read for those numbers only; None if not stored.
+        (``Scope.bounds``), or only those filed under ``part`` (``Scope.part``), texts read for
+        those numbers only; None if not stored.
 
         A question about one rule (``explain 509.1`` reads 113 Magic steps) needs a few pairs of
         each step, not the thousands of texts a whole alignment names.
@@ -199,9 +200,9 @@ class StoreAlignments(dict):
         from rules_kb.store.records import alignment_from_parts, forced_record
 
         game, lang, old, new, relevant = key
+        where, wanted = ("part = ?", (part,)) if part is not None else ("part >= ? AND part < ?", bounds)
         rows = self.store.rows("SELECT * FROM alignment_parts WHERE game=? AND lang=? AND old_version=? AND "
-                               "new_version=? AND part >= ? AND part < ? ORDER BY part",
-                               (game, lang, old, new, *bounds))
+                               f"new_version=? AND {where} ORDER BY part", (game, lang, old, new, *wanted))
         forced = json.loads(json.dumps(forced_record(relevant)))
         if not rows or any(json.loads(row[5]) != forced for row in rows):
             return None
