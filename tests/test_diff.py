@@ -12,8 +12,9 @@ from itertools import pairwise
 import pytest
 from conftest import CORPUS
 
-from rules_kb.compare.diff import diff_tokens, is_typo, render_html, render_terminal
+from rules_kb.compare.diff import diff_tokens, is_typo
 from rules_kb.ingest.decode import decode_document
+from rules_kb.render.diffmarkup import render_html, render_terminal
 
 FANDOM_120 = "dm/fandom-excerpts/Block_Declaration_Step__GGR-v1.20.txt"
 SEED_000, SEED_001, SEED_002, SEED_004 = (

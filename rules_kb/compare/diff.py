@@ -57,7 +57,6 @@ Aligning whole versions (which rule pairs with which) is not done here.
 
 from __future__ import annotations
 
-import html
 import re
 import unicodedata
 from bisect import bisect_left
@@ -68,7 +67,6 @@ from functools import lru_cache
 
 from rules_kb.tokens import QUOTE_FOLD, Token, fold_latin, tokenize
 
-_RED, _GREEN, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[0m"
 _WHITESPACE = re.compile(r"\s+")
 _HYPHENS = re.compile(r"[-\u2010\u2011\s]+")
 _WORD_HYPHENS = frozenset("-\u2010\u2011")
@@ -532,38 +530,3 @@ def _common_prefix_length(a: str, b: str) -> int:
     while n < len(a) and n < len(b) and a[n] == b[n]:
         n += 1
     return n
-
-
-# --- rendering ------------------------------------------------------------------------------
-
-
-def render_html(diff: TokenDiff) -> str:
-    """The diff as HTML: unchanged text as is, ``<del>`` and ``<ins>`` around changes.
-
-    Every piece of source text is escaped, so rule text such as ``<script>`` or ``&`` can
-    neither break the page nor inject markup.
-    """
-    parts: list[str] = []
-    for op in diff.ops:
-        if op.tag == "equal":
-            parts.append(html.escape(op.new))
-            continue
-        if op.old:
-            parts.append(f"<del>{html.escape(op.old)}</del>")
-        if op.new:
-            parts.append(f"<ins>{html.escape(op.new)}</ins>")
-    return "".join(parts)
-
-
-def render_terminal(diff: TokenDiff, color: bool) -> str:
-    """The diff for a terminal: ANSI red/green when ``color``, else ``[-old-]{+new+}``."""
-    parts: list[str] = []
-    for op in diff.ops:
-        if op.tag == "equal":
-            parts.append(op.new)
-            continue
-        if op.old:
-            parts.append(f"{_RED}{op.old}{_RESET}" if color else f"[-{op.old}-]")
-        if op.new:
-            parts.append(f"{_GREEN}{op.new}{_RESET}" if color else f"{{+{op.new}+}}")
-    return "".join(parts)

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 
 from rules_kb import links
 from rules_kb.compare.changes import Comparison, RowChange, compare_versions
-from rules_kb.compare.diff import render_html
 from rules_kb.games import GAME_NAMES, GAMES, LANG_NAMES, LANGS
+from rules_kb.render.diffmarkup import render_html
 from rules_kb.render.html import Page, element, esc, link, text_html
 from rules_kb.render.site_data import SiteData
 from rules_kb.render.textformat import changed_words

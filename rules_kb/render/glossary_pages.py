@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rules_kb import links
-from rules_kb.compare.diff import diff_tokens, render_html
+from rules_kb.compare.diff import diff_tokens
 from rules_kb.games import GAME_NAMES, GAMES, LANG_NAMES, LANGS
 from rules_kb.refs import find_references
+from rules_kb.render.diffmarkup import render_html
 from rules_kb.render.html import Page, element, esc, link, text_html
 from rules_kb.render.site_data import SiteData
 

@@ -24,11 +24,11 @@ from rules_kb.ask.query import (
     renumbering_of,
 )
 from rules_kb.compare.changes import RowChange, compare_texts
-from rules_kb.compare.diff import render_html
 from rules_kb.games import GAME_NAMES, GAMES, LANG_NAMES, LANGS
 from rules_kb.kb.graph import text_id
 from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
+from rules_kb.render.diffmarkup import render_html
 from rules_kb.render.html import Page, copy_buttons, element, esc, link, text_html
 from rules_kb.render.neighbourhood import neighbourhood_html
 from rules_kb.render.notice_pages import has_notice_page

@@ -26,7 +26,7 @@ def _label(number) -> str:
 
 
 def row_record(row: RowChange) -> dict:
-    from rules_kb.compare.diff import render_html  # not on show/history's path
+    from rules_kb.render.diffmarkup import render_html  # not on show/history's path
 
     pair = row.pair
     record = {
@@ -115,7 +115,7 @@ def comparison_text(comparison: Comparison, show_unchanged: bool = False, substa
 
 
 def _row_text(row: RowChange) -> str:
-    from rules_kb.compare.diff import render_terminal  # not on show/history's path
+    from rules_kb.render.diffmarkup import render_terminal  # not on show/history's path
 
     pair = row.pair
     head = f"  {_label(pair.old_number)}"
