@@ -80,6 +80,13 @@ class Lag:
                 f"as they were before {self.crossed[-1]}.")
 
 
+def rule_lags(knowledge: Knowledge, game: str, number: RuleNumber) -> list[Lag]:
+    """``explain``'s lags of one rule, and only them: what a rule page says of its two languages
+    (the rest of the story, drift, commentary, curated correspondences, is not computed)."""
+    scope = Scope(rule=number)
+    return translation_lags(knowledge, game, version_chains(knowledge, game, scope), _notices(knowledge, game, scope))
+
+
 def translation_lags(knowledge: Knowledge, game: str, chains: dict[str, list[Comparison]],
                      notices: list[dict]) -> list[Lag]:
     """Every release of a version chain that crossed a change notice's date without a change of substance."""

@@ -9,7 +9,7 @@ and the graph's drift flags (children or citations that differ between the two l
 from __future__ import annotations
 
 from rules_kb import links
-from rules_kb.ask.story import explain_rule
+from rules_kb.ask.story import rule_lags
 from rules_kb.games import LANG_NAMES
 from rules_kb.kb.graph import text_id
 from rules_kb.model import RuleText
@@ -21,8 +21,7 @@ from rules_kb.render.site_data import SiteData
 def rule_notices(site: SiteData, path: str, game: str, number: RuleNumber, texts: list[RuleText]) -> str:
     notices = _correspondences(site, path, game, number) + _drift(site, texts)
     if {t.lang for t in texts} >= {"ja", "en"}:
-        story = explain_rule(site.knowledge, game, number, site.corpus)
-        notices += [element("p", esc(lag)) for lag in story.lags]
+        notices += [element("p", esc(lag.describe())) for lag in rule_lags(site.knowledge, game, number)]
     if not notices:
         return ""
     head = element("summary", element("strong", "The languages do not say the same rule here")
