@@ -14,7 +14,7 @@ from rules_kb.compare.changes import Comparison, RowChange, compare_versions
 from rules_kb.games import GAME_NAMES, GAMES, LANG_NAMES, LANGS
 from rules_kb.render.diffmarkup import render_html
 from rules_kb.render.html import Page, element, esc, link, text_html
-from rules_kb.render.site_data import SiteData
+from rules_kb.render.site_data import SiteData, rows_shown
 from rules_kb.render.textformat import changed_words
 
 KIND_WORDS = {"editorial": "editorial", "substantive": "substantive", "moved": "moved", "split": "split",
@@ -27,14 +27,14 @@ def diff_pages(site: SiteData) -> Iterator[Page]:
     for game in GAMES:
         for lang in LANGS:
             for old, new in site.diff_pairs(game, lang):
-                shown = site.diff_rows.setdefault((game, lang, old, new), {})
                 folder, key = links.diff_page(game, lang, old, new), site.pair_digest(game, lang, old, new)
                 saved = site.units.reuse(folder, key) if site.units is not None else None
                 if saved is not None:  # the previous build's pages of this pair are in the new site
-                    shown.update(saved["shown"])
+                    site.diff_rows[(game, lang, old, new)] = saved["shown"]
                     continue
                 comparison = compare_versions(site.catalog, game, lang, old, new, site.knowledge.forced)
-                yield from _pair_pages(game, lang, comparison, shown)
+                shown = site.diff_rows[(game, lang, old, new)] = rows_shown(comparison)
+                yield from _pair_pages(game, lang, comparison)
                 if site.units is not None:
                     site.units.record(folder, key, {"shown": shown})
 
@@ -44,7 +44,7 @@ def row_chapter(row: RowChange) -> str:
     return links.chapter_of(number)
 
 
-def _pair_pages(game: str, lang: str, comparison: Comparison, shown: dict[str, str]) -> Iterator[Page]:
+def _pair_pages(game: str, lang: str, comparison: Comparison) -> Iterator[Page]:
     a = comparison.alignment
     path = links.diff_page(game, lang, a.old_version, a.new_version)
     by_section: dict[str, list[RowChange]] = {}
@@ -58,8 +58,6 @@ def _pair_pages(game: str, lang: str, comparison: Comparison, shown: dict[str, s
             numbers = dict.fromkeys(str(n) for n in (row.pair.new_number, row.pair.old_number) if n is not None)
             anchors[id(row)] = [n for n in numbers if n not in taken]
             taken.update(numbers)
-            for number in anchors[id(row)]:
-                shown.setdefault(number, section)
     counts = ", ".join(f"{n} {k}" for k, n in comparison.counts().items() if n)
     items = []
     for section in sorted(by_section):

@@ -36,6 +36,20 @@ class Units(Protocol):
         """The unit at ``folder`` was generated for ``key``; ``data`` is what a reuse restores."""
 
 
+
+def rows_shown(comparison) -> dict[str, str]:
+    """Each number a comparison's changed rows name (new side first) → the chapter of the diff page
+    whose row carries its anchor: the first row that names it."""
+    shown: dict[str, str] = {}
+    for row in comparison.rows:
+        if row.kind == "unchanged":
+            continue
+        number = row.pair.new_number or row.pair.old_number
+        for named in (row.pair.new_number, row.pair.old_number):
+            if named is not None:
+                shown.setdefault(str(named), links.chapter_of(number))
+    return shown
+
 @dataclass
 class SiteData:
     knowledge: Knowledge
@@ -44,8 +58,8 @@ class SiteData:
     correspondences: list[Correspondence] = field(default_factory=list)
     children: dict[tuple[str, RuleNumber | None], list[RuleNumber]] = field(default_factory=dict)
     diff_rows: dict[tuple[str, str, str, str], dict[str, str]] = field(default_factory=dict)
-    """Filled by the diff pages (generated before rule pages): per version pair, each changed
-    number (old or new side) → the chapter page of the diff that shows it."""
+    """Per diff-page pair, the chapter page whose row carries each changed number (``rows_shown``):
+    noted by the diff pages as they are written (or reused), computed here when asked first."""
     units: Units | None = None
     digests: dict[tuple[str, str, str], str] = field(default_factory=dict)
 
@@ -82,8 +96,19 @@ class SiteData:
         return list(dict.fromkeys([*pairwise(labels), *pairwise(releases)]))
 
     def diff_link(self, game: str, lang: str, old: str, new: str, number: RuleNumber) -> str | None:
-        """The diff page row showing ``number`` changed between two versions, if one was generated."""
-        section = self.diff_rows.get((game, lang, old, new), {}).get(str(number))
+        """The diff page row showing ``number`` changed between two versions, if the pair has diff pages.
+
+        Any page generator may ask, in any order: a pair whose diff pages have not been written yet is
+        compared here (the same comparison they will make), so no generator depends on another's run."""
+        key = (game, lang, old, new)
+        if key not in self.diff_rows:
+            if (old, new) not in self.diff_pairs(game, lang):
+                return None
+            from rules_kb.compare.changes import compare_versions
+
+            comparison = compare_versions(self.catalog, game, lang, old, new, self.knowledge.forced)
+            self.diff_rows[key] = rows_shown(comparison)
+        section = self.diff_rows[key].get(str(number))
         return None if section is None else f"{links.diff_page(game, lang, old, new, section)}#{number}"
 
     def version_digest(self, game: str, lang: str, label: str) -> str:

@@ -27,12 +27,12 @@ MKDOCS_GENERATORS: tuple[Generator, ...] = (game_pages,)  # /dm/ and /mtg/, in t
 PAGE_GENERATORS: tuple[Generator, ...] = (
     version_pages,
     chapter_pages,
-    diff_pages,  # before rule_pages: it records which rows it shows, for their links
+    diff_pages,  # first: the rows it shows are noted as it goes; a page asking before would compare again
     rule_pages,
     story_pages,
     compare_pages,
     notice_pages,
     drift_pages,
-    whats_new_pages,  # after diff_pages: links the rows they show
+    whats_new_pages,
     glossary_pages,
 )
