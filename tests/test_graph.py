@@ -92,14 +92,13 @@ def test_change_notice_and_commentary_links(knowledge):
 
 def test_analogue_of_dm_507_includes_magic_309_of_2008(knowledge):
     rows = analogues_of(knowledge, RuleNumber.parse("507"), "dm")
-    assert {"analogue": "309", "mtg_versions": ["2008-10-01", "2009-05-01"]}.items() <= {
-        k: v for k, v in rows[0].items() if k in ("analogue", "mtg_versions")}.items()
-    assert [r["analogue"] for r in rows] == ["309", "509"]
+    assert (rows[0].analogue, rows[0].mtg_versions) == ("309", ("2008-10-01", "2009-05-01"))
+    assert [r.analogue for r in rows] == ["309", "509"]
 
 
 def test_analogue_is_symmetric_from_the_magic_side(knowledge):
     rows = analogues_of(knowledge, RuleNumber.parse("509.4f"), "mtg")
-    assert sorted(r["analogue"] for r in rows) == ["507.2a", "507.3b"]
+    assert sorted(r.analogue for r in rows) == ["507.2a", "507.3b"]
 
 
 def test_every_analogue_names_rules_that_exist(knowledge):

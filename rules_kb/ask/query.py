@@ -6,7 +6,7 @@ Pure functions from the knowledge base to plain records; the CLI formats them.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from rules_kb.errors import MalformedRuleNumber, RuleNotFound
@@ -131,8 +131,8 @@ def gone_notes(knowledge: Knowledge, texts: list[RuleText]) -> list[str]:
                      and text.number not in catalog.rules_in(text.game, text.lang, label)), None)
         if gone is None:
             continue
-        went = sorted({str(m["new"]) for m in renumbering_of(knowledge, text.number, text.game)
-                       if m["direction"] == "moved to" and (m["lang"], m["from_version"]) == (text.lang, text.version)})
+        went = sorted({str(m.new) for m in renumbering_of(knowledge, text.number, text.game)
+                       if m.direction == "moved to" and (m.lang, m.from_version) == (text.lang, text.version)})
         where = f"its text is now {', '.join(went)}" if went else "its text was removed, not moved"
         notes.append(f"{text.number} ({text.game} {text.lang}) is not in the rules since {gone}; {where}; "
                      f"its last text is {text.version}'s")
@@ -167,7 +167,56 @@ def citations_of(knowledge: Knowledge, number: RuleNumber, game: str | None = No
                                            c.number, c.document, c.raw))
 
 
-def analogues_of(knowledge: Knowledge, number: RuleNumber, game: str | None = None) -> list[dict]:
+@dataclass(frozen=True)
+class Analogue:
+    """A rule's counterpart in the other game, with the Magic releases and the evidence of the pairing."""
+
+    game: str
+    number: str
+    analogue_game: str
+    analogue: str
+    mtg_versions: tuple[str, ...]
+    evidence: str
+
+    def to_record(self) -> dict:
+        return {**asdict(self), "mtg_versions": list(self.mtg_versions)}
+
+
+@dataclass(frozen=True)
+class LinkedDocument:
+    """A change notice (``changed_by``) or commentary (``discussed_by``) linked to a rule."""
+
+    kind: str
+    document: str
+    date: str | None
+    marks: tuple[str, ...]
+
+    def to_record(self) -> dict:
+        return {**asdict(self), "marks": list(self.marks)}
+
+
+@dataclass(frozen=True)
+class Move:
+    """A text of a number that moved to another number (``moved to``) or came from one (``moved from``)."""
+
+    direction: str
+    lang: str
+    old: str
+    new: str
+    from_version: str
+    to_version: str
+    similarity: float
+
+    @property
+    def other(self) -> str:
+        """The number at the other end: where the text went, or where it came from."""
+        return self.new if self.direction == "moved to" else self.old
+
+    def to_record(self) -> dict:
+        return asdict(self)
+
+
+def analogues_of(knowledge: Knowledge, number: RuleNumber, game: str | None = None) -> list[Analogue]:
     """Analogue rules in the other game, with the Magic releases and evidence for each pair."""
     graph = knowledge.graph
     out = []
@@ -178,14 +227,12 @@ def analogues_of(knowledge: Knowledge, number: RuleNumber, game: str | None = No
             if data.get("kind") != "analogue":
                 continue
             target = graph.nodes[other]
-            out.append({"game": found_game, "number": str(number), "analogue_game": target["game"],
-                        "analogue": target["number"], "mtg_versions": data["mtg_versions"],
-                        "evidence": data["evidence"]})
-    return sorted(out, key=lambda r: (r["analogue_game"], RuleNumber.parse(r["analogue"]).sort_key(),
-                                      r["mtg_versions"]))
+            out.append(Analogue(found_game, str(number), target["game"], target["number"],
+                                tuple(data["mtg_versions"]), data["evidence"]))
+    return sorted(out, key=lambda r: (r.analogue_game, RuleNumber.parse(r.analogue).sort_key(), r.mtg_versions))
 
 
-def documents_about(knowledge: Knowledge, number: RuleNumber, game: str) -> list[dict]:
+def documents_about(knowledge: Knowledge, number: RuleNumber, game: str) -> list[LinkedDocument]:
     """Change notices and commentary linked to a rule (``changed_by`` / ``discussed_by``)."""
     graph = knowledge.graph
     node = rule_id(game, number)
@@ -194,13 +241,13 @@ def documents_about(knowledge: Knowledge, number: RuleNumber, game: str) -> list
     out = []
     for _, target, data in graph.out_edges(node, data=True):
         if data.get("kind") in ("changed_by", "discussed_by"):
-            out.append({"kind": data["kind"], "document": graph.nodes[target]["document"],
-                        "date": data.get("date"), "marks": data.get("marks", [])})
-    unique = {(d["kind"], d["document"]): d for d in out}
+            out.append(LinkedDocument(data["kind"], graph.nodes[target]["document"], data.get("date"),
+                                      tuple(data.get("marks", []))))
+    unique = {(d.kind, d.document): d for d in out}
     return [unique[k] for k in sorted(unique)]
 
 
-def renumbering_of(knowledge: Knowledge, number: RuleNumber, game: str) -> list[dict]:
+def renumbering_of(knowledge: Knowledge, number: RuleNumber, game: str) -> list[Move]:
     """Where texts of this number moved to, and came from, release by release."""
     graph = knowledge.graph
     out = []
@@ -210,16 +257,27 @@ def renumbering_of(knowledge: Knowledge, number: RuleNumber, game: str) -> list[
                 node = text_id(text)
                 for _, _, data in graph.out_edges(node, data=True):
                     if data["kind"] == "renumbered":
-                        out.append({"direction": "moved to", "lang": lang, **_move(data)})
+                        out.append(_move("moved to", lang, data))
                 for _, _, data in graph.in_edges(node, data=True):
                     if data["kind"] == "renumbered":
-                        out.append({"direction": "moved from", "lang": lang, **_move(data)})
+                        out.append(_move("moved from", lang, data))
     return out
 
 
-def _move(data: dict) -> dict:
-    return {"old": data["old"], "new": data["new"], "from_version": data["from_version"],
-            "to_version": data["to_version"], "similarity": data["similarity"]}
+def _move(direction: str, lang: str, data: dict) -> Move:
+    return Move(direction, lang, data["old"], data["new"], data["from_version"], data["to_version"],
+                data["similarity"])
 
 
-__all__ = ["Citation", "analogues_of", "citations_of", "doc_id", "documents_about", "history", "show"]
+__all__ = [
+    "Analogue",
+    "Citation",
+    "LinkedDocument",
+    "Move",
+    "analogues_of",
+    "citations_of",
+    "doc_id",
+    "documents_about",
+    "history",
+    "show",
+]

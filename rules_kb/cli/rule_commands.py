@@ -170,13 +170,12 @@ def run_history(args: argparse.Namespace) -> int:
             out.append(unchanged_line(texts, run))
     for game, rows in moves.items():
         for row in rows:
-            other = row["new"] if row["direction"] == "moved to" else row["old"]
-            out.append(f"{game} {row['lang']}: {row['direction']} {other} in {row['to_version']} "
-                       f"(from {row['from_version']}; similarity {row['similarity']:.2f})")
+            out.append(f"{game} {row.lang}: {row.direction} {row.other} in {row.to_version} "
+                       f"(from {row.from_version}; similarity {row.similarity:.2f})")
     for game, docs in documents.items():
         for doc in docs:
-            marks = f" {', '.join(doc['marks'])}" if doc["marks"] else ""
-            out.append(f"{game}: {doc['kind'].replace('_', ' ')} {doc['document']}{marks}")
+            marks = f" {', '.join(doc.marks)}" if doc.marks else ""
+            out.append(f"{game}: {doc.kind.replace('_', ' ')} {doc.document}{marks}")
     out.extend(f"! {line}" for line in gone)  # the newest text above is not today's rule
     print_text(args, "\n".join(out))
     return 0
@@ -191,10 +190,10 @@ def run_analogue(args: argparse.Namespace) -> int:
 
     number, found = answer(args, ask)
     if args.json:
-        print(json.dumps(found, ensure_ascii=False, indent=2))
+        print(json.dumps([row.to_record() for row in found], ensure_ascii=False, indent=2))
         return 0
     out = [] if found else [f"{number}: no analogue recorded in corpus/analogues.toml"]
-    out.extend(f"{row['game']} {row['number']} ~ {row['analogue_game']} {row['analogue']} "
-               f"(Magic {', '.join(row['mtg_versions'])}): {row['evidence']}" for row in found)
+    out.extend(f"{row.game} {row.number} ~ {row.analogue_game} {row.analogue} "
+               f"(Magic {', '.join(row.mtg_versions)}): {row.evidence}" for row in found)
     print_text(args, "\n".join(out))
     return 0

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from rules_kb import links
 from rules_kb.ask.query import (
+    Move,
     analogues_of,
     citations_of,
     documents_about,
@@ -119,7 +120,7 @@ def rule_page(site: SiteData, game: str, number: RuleNumber, stories: set[RuleNu
     return Page(path, f"{game} {number}", body)
 
 
-def _column(site: SiteData, path: str, lang: str, entries: list[Entry], moves: list[dict]) -> str:
+def _column(site: SiteData, path: str, lang: str, entries: list[Entry], moves: list[Move]) -> str:
     """A language's entries, newest first (today's text is what a judge at the table wants), the
     older ones folded; each era break stays between the eras it separates."""
     words = ENTRY_LABELS[lang]
@@ -128,8 +129,8 @@ def _column(site: SiteData, path: str, lang: str, entries: list[Entry], moves: l
     for entry in entries:
         first, last = entry.texts[0], entry.texts[-1]
         if entry.new_era:
-            went = [m for m in moves if m["lang"] == lang and m["direction"] == "moved to"
-                    and previous is not None and m["from_version"] == previous.texts[-1].version]
+            went = [m for m in moves if m.lang == lang and m.direction == "moved to"
+                    and previous is not None and m.from_version == previous.texts[-1].version]
             lineage = "".join(" " + _move_link(path, first.game, m) for m in went)
             era = element("div", esc(words["era"].format(version=first.version)) + lineage, class_="rk-era-break")
             previous = None
@@ -190,17 +191,16 @@ def _newest_link(site: SiteData, path: str, text: RuleText, last_label: str) -> 
     return element("p", link(path, target, f"compare {last_label}..{labels[-1]} (newest)"), class_="rk-newest")
 
 
-def _move_link(path: str, game: str, move: dict) -> str:
-    target = move["new"] if move["direction"] == "moved to" else move["old"]
-    label = f"{move['direction']} {target} on {move['to_version']}"
-    return link(path, links.rule_page(game, RuleNumber.parse(target)), label, class_="rk-lineage")
+def _move_link(path: str, game: str, move: Move) -> str:
+    label = f"{move.direction} {move.other} on {move.to_version}"
+    return link(path, links.rule_page(game, RuleNumber.parse(move.other)), label, class_="rk-lineage")
 
 
-def _trail(path: str, game: str, moves: list[dict]) -> str:
+def _trail(path: str, game: str, moves: list[Move]) -> str:
     if not moves:
         return ""
-    items = "".join(element("li", _move_link(path, game, m) + esc(f" ({m['lang']}, from {m['from_version']}, "
-                                                                   f"similarity {m['similarity']:.2f})"))
+    items = "".join(element("li", _move_link(path, game, m) + esc(f" ({m.lang}, from {m.from_version}, "
+                                                                   f"similarity {m.similarity:.2f})"))
                     for m in moves)
     return element("h2", "Renumbering trail", id="trail") + element("ul", items)
 
@@ -260,17 +260,17 @@ def _documents(site: SiteData, path: str, game: str, number: RuleNumber) -> str:
     graph = site.knowledge.graph
     items = []
     for doc in docs:
-        label = "change notice" if doc["kind"] == "changed_by" else "commentary"
-        meta = site.catalog.documents[doc["document"]].meta
-        name = link(path, f"{links.notice_page(game, doc['document'])}#{number}" if doc["kind"] == "changed_by"
-                    else links.notice_page(game, doc["document"]), doc["document"]) \
-            if has_notice_page(site, doc["document"]) else esc(doc["document"])
-        text = esc(f"{label} ") + name + esc((f" ({doc['date']})" if doc["date"] else "") + f": {meta.source}")
+        label = "change notice" if doc.kind == "changed_by" else "commentary"
+        meta = site.catalog.documents[doc.document].meta
+        name = link(path, f"{links.notice_page(game, doc.document)}#{number}" if doc.kind == "changed_by"
+                    else links.notice_page(game, doc.document), doc.document) \
+            if has_notice_page(site, doc.document) else esc(doc.document)
+        text = esc(f"{label} ") + name + esc((f" ({doc.date})" if doc.date else "") + f": {meta.source}")
         pinned = [v for v in meta.versions if number in site.catalog.rules_in(game, meta.languages[0], v)]
         extra = "".join(" " + link(path, links.pinned_rule(game, meta.languages[0], v, number), f"as printed ({v})")
                         for v in pinned)
         passages = sorted({d.get("passage", "") for _, t, d in graph.out_edges(f"rule:{game}:{number}", data=True)
-                           if d.get("kind") == "discussed_by" and t == f"doc:{doc['document']}"} - {""})
+                           if d.get("kind") == "discussed_by" and t == f"doc:{doc.document}"} - {""})
         quoted = "".join(element("blockquote", text_html(p), lang=meta.languages[0]) for p in passages)
         items.append(element("li", text + extra + quoted))
     return element("h2", "Change notices and commentary", id="documents") + element("ul", "".join(items))
@@ -282,9 +282,9 @@ def _analogues(site: SiteData, path: str, game: str, number: RuleNumber) -> str:
         return ""
     items = []
     for row in found:
-        other = RuleNumber.parse(row["analogue"])
-        name = f"{GAME_NAMES[row['analogue_game']]} {other}"
-        target = link(path, links.rule_page(row["analogue_game"], other), name) \
-            if site.number_known(row["analogue_game"], other) else esc(name)
-        items.append(element("li", target + esc(f" (Magic {', '.join(row['mtg_versions'])}): {row['evidence']}")))
+        other = RuleNumber.parse(row.analogue)
+        name = f"{GAME_NAMES[row.analogue_game]} {other}"
+        target = link(path, links.rule_page(row.analogue_game, other), name) \
+            if site.number_known(row.analogue_game, other) else esc(name)
+        items.append(element("li", target + esc(f" (Magic {', '.join(row.mtg_versions)}): {row.evidence}")))
     return element("h2", "Analogue in the other game", id="analogue") + element("ul", "".join(items))

@@ -161,8 +161,8 @@ def history_record(knowledge: Knowledge, number: RuleNumber, game: str | None = 
     records = [{**t.to_record(), "new_era": new_era}
                for t, new_era in zip(texts, era_starts(knowledge, texts), strict=True)]
     return {"texts": records,
-            "documents": {g: documents_about(knowledge, number, g) for g in games},
-            "renumbering": {g: renumbering_of(knowledge, number, g) for g in games}}
+            "documents": {g: [d.to_record() for d in documents_about(knowledge, number, g)] for g in games},
+            "renumbering": {g: [m.to_record() for m in renumbering_of(knowledge, number, g)] for g in games}}
 
 
 def story_record(story: Story) -> dict:
