@@ -118,6 +118,7 @@ def _show_term(args: argparse.Namespace) -> int:
 def run_refs(args: argparse.Namespace) -> int:
     from rules_kb.ask.arguments import check_version
     from rules_kb.ask.query import citations_of
+    from rules_kb.render.textformat import citations_text
 
     def ask(knowledge):
         number, game = _read_rule(args, knowledge)
@@ -129,19 +130,13 @@ def run_refs(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([c.__dict__ for c in found], ensure_ascii=False, indent=2))
         return 0
-    out = [] if found else [f"{number}: cited by nothing in the corpus" + (f" {args.version}" if args.version else "")]
-    for c in found:
-        flag = "" if c.resolution == "same-version" else f"  [{c.resolution}: {', '.join(c.resolved_in) or 'nowhere'}]"
-        source = f"({c.document})" if c.document else "(glossary)"
-        out.append(f"{c.game} {c.lang} {c.version or 'every version'}: {c.source_kind} {c.number} {source} "
-                   f"cites \"{c.raw}\"{flag}")
-    print_text(args, "\n".join(out))
+    print_text(args, citations_text(number, found, args.version))
     return 0
 
 
 def run_history(args: argparse.Namespace) -> int:
     from rules_kb.ask.query import documents_about, era_starts, gone_notes, history, newest_of, renumbering_of
-    from rules_kb.render.textformat import format_text, history_record, same_text_once, unchanged_line, unchanged_runs
+    from rules_kb.render.textformat import history_record, history_text
 
     def ask(knowledge):
         number, game = _read_rule(args, knowledge)
@@ -157,32 +152,13 @@ def run_history(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
         return 0
-    texts, eras, documents, moves, gone = result
-    out = []
-    for run in unchanged_runs(texts, same_text_once(texts), eras):  # consecutive identical versions once
-        index, copies = run[0]
-        text = texts[index]
-        if eras[index]:
-            out.append(f"-- {text.number} is another rule from {text.version} on: the rule that held the number "
-                       f"before moved or was removed (see 'moved to' below)")
-        out.append(format_text(text, copies))
-        if len(run) > 1:
-            out.append(unchanged_line(texts, run))
-    for game, rows in moves.items():
-        for row in rows:
-            out.append(f"{game} {row.lang}: {row.direction} {row.other} in {row.to_version} "
-                       f"(from {row.from_version}; similarity {row.similarity:.2f})")
-    for game, docs in documents.items():
-        for doc in docs:
-            marks = f" {', '.join(doc.marks)}" if doc.marks else ""
-            out.append(f"{game}: {doc.kind.replace('_', ' ')} {doc.document}{marks}")
-    out.extend(f"! {line}" for line in gone)  # the newest text above is not today's rule
-    print_text(args, "\n".join(out))
+    print_text(args, history_text(*result))
     return 0
 
 
 def run_analogue(args: argparse.Namespace) -> int:
     from rules_kb.ask.query import analogues_of
+    from rules_kb.render.textformat import analogues_text
 
     def ask(knowledge):
         number, game = _read_rule(args, knowledge)
@@ -192,8 +168,5 @@ def run_analogue(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([row.to_record() for row in found], ensure_ascii=False, indent=2))
         return 0
-    out = [] if found else [f"{number}: no analogue recorded in corpus/analogues.toml"]
-    out.extend(f"{row.game} {row.number} ~ {row.analogue_game} {row.analogue} "
-               f"(Magic {', '.join(row.mtg_versions)}): {row.evidence}" for row in found)
-    print_text(args, "\n".join(out))
+    print_text(args, analogues_text(number, found))
     return 0

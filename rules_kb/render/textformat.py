@@ -349,3 +349,48 @@ def term_text(answer: TermAnswer) -> str:
         lines.append("  rules:")
         lines.extend(indented(format_text(text), "    ") for text in answer.texts)
     return "\n".join(lines)
+
+
+def history_text(texts: Sequence[RuleText], eras: list[bool], documents: dict[str, list], moves: dict[str, list],
+                 gone: list[str]) -> str:
+    """``history``'s view: each run of identical consecutive versions once, then where texts moved,
+    the notices and commentary linked, and the line saying the number has left the rules."""
+    out = []
+    for run in unchanged_runs(texts, same_text_once(texts), eras):
+        index, copies = run[0]
+        text = texts[index]
+        if eras[index]:
+            out.append(f"-- {text.number} is another rule from {text.version} on: the rule that held the number "
+                       f"before moved or was removed (see 'moved to' below)")
+        out.append(format_text(text, copies))
+        if len(run) > 1:
+            out.append(unchanged_line(texts, run))
+    for game, rows in moves.items():
+        for row in rows:
+            out.append(f"{game} {row.lang}: {row.direction} {row.other} in {row.to_version} "
+                       f"(from {row.from_version}; similarity {row.similarity:.2f})")
+    for game, docs in documents.items():
+        for doc in docs:
+            marks = f" {', '.join(doc.marks)}" if doc.marks else ""
+            out.append(f"{game}: {doc.kind.replace('_', ' ')} {doc.document}{marks}")
+    out.extend(f"! {line}" for line in gone)  # the newest text above is not today's rule
+    return "\n".join(out)
+
+
+def citations_text(number: RuleNumber, found: Sequence, version: str | None) -> str:
+    """``refs``' view: one line per citing text or glossary entry, with how the reference resolved."""
+    out = [] if found else [f"{number}: cited by nothing in the corpus" + (f" {version}" if version else "")]
+    for c in found:
+        flag = "" if c.resolution == "same-version" else f"  [{c.resolution}: {', '.join(c.resolved_in) or 'nowhere'}]"
+        source = f"({c.document})" if c.document else "(glossary)"
+        out.append(f"{c.game} {c.lang} {c.version or 'every version'}: {c.source_kind} {c.number} {source} "
+                   f"cites \"{c.raw}\"{flag}")
+    return "\n".join(out)
+
+
+def analogues_text(number: RuleNumber, found: Sequence) -> str:
+    """``analogue``'s view: each counterpart with the Magic releases and the evidence."""
+    out = [] if found else [f"{number}: no analogue recorded in corpus/analogues.toml"]
+    out.extend(f"{row.game} {row.number} ~ {row.analogue_game} {row.analogue} "
+               f"(Magic {', '.join(row.mtg_versions)}): {row.evidence}" for row in found)
+    return "\n".join(out)
