@@ -60,42 +60,16 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_diff(args: argparse.Namespace) -> int:
+    from rules_kb.ask.diffs import diff_asked
     from rules_kb.render.textformat import comparison_record, comparison_text
 
-    comparison = answer(args, lambda knowledge: _compare(knowledge, args))
+    comparison = answer(args, lambda knowledge: diff_asked(knowledge, args.game, args.lang, args.old, args.new,
+                                                           section=args.section, rule=args.rule))
     if args.json:
         print(json.dumps(comparison_record(comparison), ensure_ascii=False, indent=2))
     else:
         print_text(args, comparison_text(comparison, args.all, args.substantive))
     return 0
-
-
-def _compare(knowledge, args: argparse.Namespace):
-    """Check the arguments against the versions held, then compare (the rows the CLI prints)."""
-    from rules_kb.ask.arguments import check_version, rule_argument
-    from rules_kb.ask.query import nearest_numbers
-    from rules_kb.compare.align import Scope
-    from rules_kb.compare.changes import compare_versions
-    from rules_kb.errors import RuleNotFound, UsageError
-
-    catalog = knowledge.catalog
-    labels = catalog.version_labels(args.game, args.lang)
-    if not labels:
-        raise UsageError(f"the corpus has no {args.game} rules in {args.lang}")
-    for label in (args.old, args.new):
-        check_version(knowledge, label, (args.game,), args.lang)
-    if args.old == args.new:
-        raise UsageError(f"compare two different versions (both are {args.old})")
-    if labels.index(args.old) > labels.index(args.new):
-        raise UsageError(f"{args.old} is newer than {args.new}: give the older version first")
-    if args.section is not None and not 0 <= args.section <= 9:
-        raise UsageError(f"--section takes a chapter from 0 to 9, not {args.section}")
-    rule = rule_argument(args.rule) if args.rule else None
-    if rule is not None and not any(rule in catalog.rules_in(args.game, args.lang, v) for v in (args.old, args.new)):
-        raise RuleNotFound(f"{rule} in {args.game} {args.lang} {args.old} or {args.new}",
-                           nearest_numbers(catalog, args.game, rule))
-    scope = Scope(rule=rule, chapter=args.section)
-    return compare_versions(knowledge.catalog, args.game, args.lang, args.old, args.new, knowledge.forced, scope)
 
 
 def run_explain(args: argparse.Namespace) -> int:
