@@ -112,11 +112,11 @@ def test_the_507_story(knowledge):
     assert story.lags == [
         "en 1.38 (2023-09-14) only retouched en 1.20 (2020-07-17) across the 2021-09-07 change (4 editorial, "
         "4 unchanged, nothing of substance): it still states the rules as they were before 2021-09-07."]
-    drifted = {d["number"] for d in story.drift}
+    drifted = {d.number for d in story.drift}
     assert {"507.1", "507.2", "507.3"} <= drifted
     pairs = {(str(c.old[2]), str(c.new[2])) for c in story.correspondences}
     assert {("507.1b", "507.2a"), ("507.1d", "507.2c"), ("507.3", "507.4"), ("507.2a", "507.3b")} <= pairs
-    texts = " ".join(p["text"] for p in story.commentary)
+    texts = " ".join(p.text for p in story.commentary)
     assert "変更前は3ドロー、変更後は1ドロー" in texts
     assert "「ブロックされていない」として扱う" in texts
     assert story.gaps and story.gaps[0].startswith("No Japanese text of rule 507 from before the 2021-09-07 change")

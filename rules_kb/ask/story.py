@@ -8,7 +8,7 @@ nothing about any particular rule is written in code.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,15 +27,55 @@ if TYPE_CHECKING:  # either the in-memory Knowledge or the store's view of it (s
 CHANGE_WORDS = ("変更前", "変更後")
 
 
+@dataclass(frozen=True)
+class Drift:
+    """An English text whose Japanese counterpart says something else (the graph's drift flags)."""
+
+    version: str
+    number: str
+    japanese: str  # the documents of the two texts
+    english: str
+    drift: tuple[str, ...]
+
+    def to_record(self) -> dict:
+        return {**asdict(self), "drift": list(self.drift)}
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A change notice that changed rules of the scope: its document, date and those rules."""
+
+    document: str
+    date: str | None
+    rules: tuple[str, ...]
+
+    def to_record(self) -> dict:
+        return {**asdict(self), "rules": list(self.rules)}
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A commentary passage about a change of the rule, where it stands in its document."""
+
+    document: str
+    text: str
+    level: int
+    marks: tuple[str, ...]
+    span: tuple[int, int]
+
+    def to_record(self) -> dict:
+        return {**asdict(self), "marks": list(self.marks), "span": list(self.span)}
+
+
 @dataclass
 class Story:
     game: str
     number: RuleNumber
     chains: dict[str, list[Comparison]] = field(default_factory=dict)
-    drift: list[dict] = field(default_factory=list)
+    drift: list[Drift] = field(default_factory=list)
     correspondences: list[Correspondence] = field(default_factory=list)
-    notices: list[dict] = field(default_factory=list)
-    commentary: list[dict] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    commentary: list[Passage] = field(default_factory=list)
     gaps: list[str] = field(default_factory=list)
     lags: list[str] = field(default_factory=list)
 
@@ -88,10 +128,10 @@ def rule_lags(knowledge: Knowledge, game: str, number: RuleNumber) -> list[Lag]:
 
 
 def translation_lags(knowledge: Knowledge, game: str, chains: dict[str, list[Comparison]],
-                     notices: list[dict]) -> list[Lag]:
+                     notices: list[Notice]) -> list[Lag]:
     """Every release of a version chain that crossed a change notice's date without a change of substance."""
     out = []
-    change_dates = sorted({n["date"] for n in notices if n["date"]})
+    change_dates = sorted({n.date for n in notices if n.date})
     for lang, chain in chains.items():
         for comparison in chain:
             a = comparison.alignment
@@ -116,7 +156,7 @@ def version_chains(knowledge: Knowledge, game: str, scope: Scope, langs: tuple[s
     return chains
 
 
-def notices_about(knowledge: Knowledge, game: str, scope: Scope) -> list[dict]:
+def notices_about(knowledge: Knowledge, game: str, scope: Scope) -> list[Notice]:
     """Change notices that changed a rule of the scope, oldest first."""
     return _notices(knowledge, game, scope)
 
@@ -128,7 +168,7 @@ def _subtree_rules(knowledge: Knowledge, game: str, scope: Scope) -> list[str]:
     return [rule_id(game, n) for n in sorted(numbers) if scope.contains(n)]
 
 
-def _drift(knowledge: Knowledge, game: str, scope: Scope) -> list[dict]:
+def _drift(knowledge: Knowledge, game: str, scope: Scope) -> list[Drift]:
     graph = knowledge.graph
     out = []
     held = knowledge.catalog.labels_with_numbers(game, "en", *scope.bounds())
@@ -138,24 +178,23 @@ def _drift(knowledge: Knowledge, game: str, scope: Scope) -> list[dict]:
             texts = rules[number]
             for _, target, data in graph.out_edges(text_id(texts[0]), data=True):
                 if data.get("kind") == "translation" and data.get("drifted"):
-                    out.append({"version": label, "number": str(number), "japanese": graph.nodes[target]["document"],
-                                "english": texts[0].document, "drift": list(data["drift"])})
-    unique = {(d["version"], d["number"]): d for d in out}
+                    out.append(Drift(label, str(number), graph.nodes[target]["document"], texts[0].document,
+                                     tuple(data["drift"])))
+    unique = {(d.version, d.number): d for d in out}
     return [unique[k] for k in sorted(unique, key=lambda k: (k[0], RuleNumber.parse(k[1]).sort_key()))]
 
 
-def _notices(knowledge: Knowledge, game: str, scope: Scope) -> list[dict]:
+def _notices(knowledge: Knowledge, game: str, scope: Scope) -> list[Notice]:
     graph = knowledge.graph
-    found: dict[str, dict] = {}
+    found: dict[str, tuple[str | None, list[str]]] = {}
     for node in _subtree_rules(knowledge, game, scope):
         for _, target, data in graph.out_edges(node, data=True):
             if data.get("kind") == "changed_by":
-                entry = found.setdefault(graph.nodes[target]["document"], {
-                    "document": graph.nodes[target]["document"], "date": data.get("date"), "rules": []})
-                entry["rules"].append(graph.nodes[node]["number"])
-    for entry in found.values():
-        entry["rules"] = sorted(set(entry["rules"]), key=lambda n: RuleNumber.parse(n).sort_key())
-    return sorted(found.values(), key=lambda e: (e["date"] or "", e["document"]))
+                _, rules = found.setdefault(graph.nodes[target]["document"], (data.get("date"), []))
+                rules.append(graph.nodes[node]["number"])
+    notices = [Notice(document, date, tuple(sorted(set(rules), key=lambda n: RuleNumber.parse(n).sort_key())))
+               for document, (date, rules) in found.items()]
+    return sorted(notices, key=lambda e: (e.date or "", e.document))
 
 
 def _japanese_date(iso: str) -> str:
@@ -163,7 +202,7 @@ def _japanese_date(iso: str) -> str:
     return f"{year}年{month}月{day}日"
 
 
-def _commentary(knowledge: Knowledge, game: str, scope: Scope, notices: list[dict]) -> list[dict]:
+def _commentary(knowledge: Knowledge, game: str, scope: Scope, notices: list[Notice]) -> list[Passage]:
     """Passages of documents discussing the rule that talk about one of its changes.
 
     A passage qualifies if it says 変更前/変更後, names a notice's date, or was marked by its
@@ -171,7 +210,7 @@ def _commentary(knowledge: Knowledge, game: str, scope: Scope, notices: list[dic
     since dmwiki explains a change in a parent item and its children.
     """
     graph = knowledge.graph
-    dates = {n["date"] for n in notices if n["date"]}
+    dates = {n.date for n in notices if n.date}
     documents = sorted({graph.nodes[t]["document"] for node in _subtree_rules(knowledge, game, scope) if node in graph
                         for _, t, d in graph.out_edges(node, data=True) if d.get("kind") == "discussed_by"})
     out = []
@@ -192,17 +231,17 @@ def _commentary(knowledge: Knowledge, game: str, scope: Scope, notices: list[dic
     return out
 
 
-def _passage(document: str, item) -> dict:
-    return {"document": document, "text": item.text, "level": item.level, "marks": list(item.marks),
-            "span": span_extent(item.spans)}
+def _passage(document: str, item) -> Passage:
+    start, end = span_extent(item.spans)
+    return Passage(document, item.text, item.level, tuple(item.marks), (start, end))
 
 
-def _gaps(knowledge: Knowledge, game: str, scope: Scope, notices: list[dict]) -> list[str]:
+def _gaps(knowledge: Knowledge, game: str, scope: Scope, notices: list[Notice]) -> list[str]:
     """Say what the corpus lacks, instead of letting a reader assume it."""
     catalog = knowledge.catalog
     gaps = []
-    for date in sorted({n["date"] for n in notices if n["date"]}):
-        documents = ", ".join(n["document"] for n in notices if n["date"] == date)
+    for date in sorted({n.date for n in notices if n.date}):
+        documents = ", ".join(n.document for n in notices if n.date == date)
         langs = [lang for lang in LANGS if any(
             scope.contains(n) for label in catalog.version_labels(game, lang)
             for n in catalog.rules_in(game, lang, label)

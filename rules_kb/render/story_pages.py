@@ -68,12 +68,12 @@ def _notices(site: SiteData, path: str, game: str, story: Story) -> list[str]:
         return []
     items = []
     for notice in story.notices:
-        meta = site.catalog.documents[notice["document"]].meta
-        version = meta.versions[0] if meta.versions else notice["date"]
+        meta = site.catalog.documents[notice.document].meta
+        version = meta.versions[0] if meta.versions else notice.date
         rules = ", ".join(_pinned(site, path, game, meta.languages[0], version, RuleNumber.parse(n))
-                          for n in notice["rules"])
-        name = link(path, links.notice_page(game, notice["document"]), notice["document"])
-        items.append(element("li", esc(f"{notice['date']}: {meta.source} (") + name + esc(") prints ") + rules))
+                          for n in notice.rules)
+        name = link(path, links.notice_page(game, notice.document), notice.document)
+        items.append(element("li", esc(f"{notice.date}: {meta.source} (") + name + esc(") prints ") + rules))
     return [element("h2", "Change notices", id="notices"), element("ul", "".join(items))]
 
 
@@ -97,9 +97,9 @@ def _correspondences(site: SiteData, path: str, game: str, story: Story) -> list
 def _translations(site: SiteData, path: str, game: str, story: Story) -> list[str]:
     items = [element("li", esc(lag)) for lag in story.lags]
     for d in story.drift:
-        number = RuleNumber.parse(d["number"])
-        items.append(element("li", _pinned(site, path, game, "en", d["version"], number)
-                             + esc(f": {'; '.join(d['drift'])}")))
+        number = RuleNumber.parse(d.number)
+        items.append(element("li", _pinned(site, path, game, "en", d.version, number)
+                             + esc(f": {'; '.join(d.drift)}")))
     if not items:
         return []
     return [element("h2", "Translations", id="translations"), element("ul", "".join(items))]
@@ -110,8 +110,8 @@ def _commentary(site: SiteData, story: Story) -> list[str]:
         return []
     items = []
     for passage in story.commentary:
-        meta = site.catalog.documents[passage["document"]].meta
-        items.append(element("li", text_html(passage["text"]) + element(
-            "span", esc(f" [{passage['document']}, characters {passage['span'][0]}–{passage['span'][1]}]"),
+        meta = site.catalog.documents[passage.document].meta
+        items.append(element("li", text_html(passage.text) + element(
+            "span", esc(f" [{passage.document}, characters {passage.span[0]}–{passage.span[1]}]"),
             class_="rk-note"), lang=meta.languages[0] if meta.languages else None))
     return [element("h2", "Commentary", id="commentary"), element("ul", "".join(items))]

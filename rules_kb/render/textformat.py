@@ -169,14 +169,14 @@ def story_record(story: Story) -> dict:
     return {
         "game": story.game, "rule": str(story.number),
         "chains": {lang: [comparison_record(c) for c in chain] for lang, chain in story.chains.items()},
-        "drift": story.drift,
+        "drift": [d.to_record() for d in story.drift],
         "lags": story.lags,
         "correspondences": [{
             "change": c.change, "old": {"lang": c.old[0], "version": c.old[1], "number": str(c.old[2])},
             "new": {"lang": c.new[0], "version": c.new[1], "number": str(c.new[2])},
             "meaning": c.meaning, "evidence": c.evidence} for c in story.correspondences],
-        "notices": story.notices,
-        "commentary": story.commentary,
+        "notices": [n.to_record() for n in story.notices],
+        "commentary": [p.to_record() for p in story.commentary],
         "gaps": story.gaps,
     }
 
@@ -189,18 +189,18 @@ def story_text(story: Story) -> str:
             out.extend(comparison_text(c, legend=False) for c in chain)
     if story.notices:
         out.append("\n-- change notices")
-        out.extend(f"  {n['date']} {n['document']}: {', '.join(n['rules'])}" for n in story.notices)
+        out.extend(f"  {n.date} {n.document}: {', '.join(n.rules)}" for n in story.notices)
     if story.lags or story.drift:
         out.append("\n-- translations")
         out.extend(f"  {lag}" for lag in story.lags)
-        out.extend(f"  drift in {d['version']} {d['number']}: {'; '.join(d['drift'])}" for d in story.drift)
+        out.extend(f"  drift in {d.version} {d.number}: {'; '.join(d.drift)}" for d in story.drift)
     if story.correspondences:
         out.append("\n-- old -> new (across the rewrite)")
         for c in story.correspondences:
             out.append(f"  {c.old[0]} {c.old[1]} {c.old[2]} -> {c.new[0]} {c.new[1]} {c.new[2]}: {c.meaning}")
     if story.commentary:
         out.append("\n-- commentary")
-        out.extend(f"  {'  ' * max(p['level'] - 1, 0)}- {p['text']} [{p['document']}]" for p in story.commentary)
+        out.extend(f"  {'  ' * max(p.level - 1, 0)}- {p.text} [{p.document}]" for p in story.commentary)
     if story.gaps:
         out.append("\n-- not in the corpus")
         out.extend(f"  {gap}" for gap in story.gaps)
