@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -71,7 +72,24 @@ def nearest_labels(wanted: str, labels: Sequence[str], dates: Mapping[str, str |
     return difflib.get_close_matches(wanted, known, n=count, cutoff=0.0)
 
 
-def version_rows(knowledge: Knowledge, game: str | None = None, lang: str | None = None) -> list[dict]:
+@dataclass(frozen=True)
+class VersionRow:
+    """One version as ``rules-kb versions`` lists it."""
+
+    game: str
+    lang: str
+    label: str
+    date: str | None
+    complete: bool
+    kinds: tuple[str, ...]
+    documents: tuple[str, ...]
+    rules: int
+
+    def to_record(self) -> dict:
+        return {**asdict(self), "kinds": list(self.kinds), "documents": list(self.documents)}
+
+
+def version_rows(knowledge: Knowledge, game: str | None = None, lang: str | None = None) -> list[VersionRow]:
     """Every version of each game and language, oldest first: label, date, kinds, documents, rule count."""
     catalog = knowledge.catalog
     counts = _rule_counts(knowledge)
@@ -81,9 +99,8 @@ def version_rows(knowledge: Knowledge, game: str | None = None, lang: str | None
             continue
         for label in catalog.version_labels(g, lg):
             info = catalog.versions[(g, lg, label)]
-            rows.append({"game": g, "lang": lg, "label": label, "date": info.date,
-                         "complete": info.complete, "kinds": sorted(info.kinds),
-                         "documents": list(info.documents), "rules": counts(g, lg, label)})
+            rows.append(VersionRow(g, lg, label, info.date, info.complete, tuple(sorted(info.kinds)),
+                                   tuple(info.documents), counts(g, lg, label)))
     return rows
 
 
@@ -100,4 +117,4 @@ def _rule_counts(knowledge: Knowledge):
     return count
 
 
-__all__ = ["nearest_labels", "version_rows"]
+__all__ = ["VersionRow", "nearest_labels", "version_rows"]

@@ -21,28 +21,11 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run_versions(args: argparse.Namespace) -> int:
     from rules_kb.ask.versions import version_rows
+    from rules_kb.render.textformat import versions_text
 
     rows = answer(args, lambda knowledge: version_rows(knowledge, args.game, args.lang))
     if args.json:
-        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        print(json.dumps([row.to_record() for row in rows], ensure_ascii=False, indent=2))
         return 0
-    print_text(args, "\n".join(version_lines(rows)))
+    print_text(args, versions_text(rows))
     return 0
-
-
-def version_lines(rows: list[dict]) -> list[str]:
-    """One heading per game and language, then one aligned line per version."""
-    out: list[str] = []
-    groups: dict[tuple[str, str], list[dict]] = {}
-    for row in rows:
-        groups.setdefault((row["game"], row["lang"]), []).append(row)
-    for (game, lang), group in groups.items():
-        if out:
-            out.append("")
-        out.append(f"{game} {lang}: {len(group)} versions, {sum(r['complete'] for r in group)} complete")
-        width = max(len(r["label"]) for r in group)
-        for row in group:
-            kind = "complete" if row["complete"] else "partial (" + ", ".join(row["kinds"]) + ")"
-            out.append(f"  {row['label']:<{width}}  {row['date'] or '----------'}  {row['rules']:>5} rules  {kind}  "
-                       f"[{', '.join(row['documents'])}]")
-    return out or ["no versions"]

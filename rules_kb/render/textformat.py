@@ -394,3 +394,21 @@ def analogues_text(number: RuleNumber, found: Sequence) -> str:
     out.extend(f"{row.game} {row.number} ~ {row.analogue_game} {row.analogue} "
                f"(Magic {', '.join(row.mtg_versions)}): {row.evidence}" for row in found)
     return "\n".join(out)
+
+
+def versions_text(rows: Sequence) -> str:
+    """``versions``' view: one heading per game and language, then one aligned line per version."""
+    out: list[str] = []
+    groups: dict[tuple[str, str], list] = {}
+    for row in rows:
+        groups.setdefault((row.game, row.lang), []).append(row)
+    for (game, lang), group in groups.items():
+        if out:
+            out.append("")
+        out.append(f"{game} {lang}: {len(group)} versions, {sum(r.complete for r in group)} complete")
+        width = max(len(r.label) for r in group)
+        for row in group:
+            kind = "complete" if row.complete else "partial (" + ", ".join(row.kinds) + ")"
+            out.append(f"  {row.label:<{width}}  {row.date or '----------'}  {row.rules:>5} rules  {kind}  "
+                       f"[{', '.join(row.documents)}]")
+    return "\n".join(out or ["no versions"])
