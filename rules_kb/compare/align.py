@@ -137,10 +137,10 @@ def align_versions(catalog: Catalog, game: str, lang: str, old_label: str, new_l
     """
     chain = complete_chain(catalog, game, lang, old_label, new_label)
     alignment = None
-    if within is not None and len(chain) == 2 and hasattr(catalog.alignments, "within"):
+    if within is not None and len(chain) == 2:
         alignment = catalog.alignments.within(_pair_key(game, lang, old_label, new_label, tuple(forced)),
                                               within.bounds(), within.part())
-    elif within is not None and hasattr(catalog.alignments, "pairs_under"):
+    elif within is not None:
         alignment = _compose_within(catalog.alignments.pairs_under, game, lang, chain, tuple(forced), within)
     if alignment is None:
         alignment = chain_alignment(catalog, game, lang, tuple(chain), tuple(forced))
@@ -164,9 +164,10 @@ def chain_alignment(catalog: Catalog, game: str, lang: str, chain: tuple[str, ..
     if len(chain) == 2:
         return first
     key = (game, lang, chain, forced)
-    if key not in catalog.compositions:
-        catalog.compositions[key] = _compose([first, chain_alignment(catalog, game, lang, chain[1:], forced)])
-    return catalog.compositions[key]
+    compositions = catalog.alignments.compositions
+    if key not in compositions:
+        compositions[key] = _compose([first, chain_alignment(catalog, game, lang, chain[1:], forced)])
+    return compositions[key]
 
 
 def complete_chain(catalog: Catalog, game: str, lang: str, old_label: str, new_label: str) -> list[str]:

@@ -43,15 +43,36 @@ def _natural(label: str) -> tuple:
     return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", label))
 
 
+class AlignmentMemo(dict):
+    """The aligner's memory of one catalog (``compare.align`` reads and fills it; nothing else aligns).
+
+    Keys are adjacent pairs of versions with the forced matches that concern them, values their
+    alignments; ``compositions`` holds chains of complete releases composed. The assembly stage
+    seeds it from its JSON cache before anything aligns; the store's view
+    (``store.views.StoreAlignments``) reads stored alignments on first use and answers the two
+    narrow questions below from the store's parts. Here, where nothing is stored, both say so.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.compositions: dict = {}
+
+    def within(self, key: tuple, bounds: tuple[str, str], part: str | None = None):
+        """A stored adjacent alignment's pairs under a scope (``Scope.bounds``/``Scope.part``), or None."""
+        return None
+
+    def pairs_under(self, key: tuple, bounds: tuple[str, str] | None, numbers=()):
+        """A stored adjacent alignment's pairs under a scope or some rules, by place, and its notes; or None."""
+        return None
+
+
 @dataclass
 class Catalog:
     documents: dict[str, ParsedDocument]
     versions: dict[tuple[str, str, str], VersionInfo]
     texts: dict[tuple[str, str, str], dict[RuleNumber, list[RuleText]]]
-    alignments: dict = field(default_factory=dict, repr=False, compare=False)
-    """Adjacent alignments already computed (``align`` fills it): composing reuses them."""
-    compositions: dict = field(default_factory=dict, repr=False, compare=False)
-    """Alignments of chains of complete versions (``align`` fills it; never cached on disk)."""
+    alignments: AlignmentMemo = field(default_factory=AlignmentMemo, repr=False, compare=False)
+    """What the aligner has aligned and composed (``AlignmentMemo``)."""
 
     def version_labels(self, game: str, lang: str) -> list[str]:
         """Labels of one game and language, oldest first.

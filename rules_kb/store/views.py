@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from rules_kb.kb.catalog import Catalog, VersionInfo
+from rules_kb.kb.catalog import AlignmentMemo, Catalog, VersionInfo
 from rules_kb.model import DocumentMeta, Example, Residue, RuleText
 from rules_kb.numbers import RuleNumber
 from rules_kb.store.read import Store, StoreDamaged
@@ -166,7 +166,7 @@ class StoreDocuments(Mapping):
         return len(self._metas)
 
 
-class StoreAlignments(dict):
+class StoreAlignments(AlignmentMemo):
     """Adjacent alignments from the store, rebuilt on first use; new ones are kept in memory."""
 
     def __init__(self, store: Store, catalog: Catalog) -> None:
