@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
-from rules_kb.assemble.keys import cache_key, file_stats  # noqa: E402
+from rules_kb.assemble.caches import cache_key, file_stats  # noqa: E402
 from rules_kb.assemble.knowledge import build_knowledge, load_knowledge  # noqa: E402
 from rules_kb.search.cache import write_index  # noqa: E402
 from rules_kb.search.index import INDEX_DIR, write_search_index  # noqa: E402

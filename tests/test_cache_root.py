@@ -8,7 +8,7 @@ import os
 import pytest
 from test_store import DM_SEEDS, small_corpus
 
-from rules_kb.assemble.cache_root import cache_root, search_root
+from rules_kb.assemble.caches import cache_root, search_root
 
 
 def test_rules_kb_cache_moves_every_cache_search_included(tmp_path):
@@ -100,7 +100,7 @@ def test_a_store_path_holding_no_store_never_hangs_or_crashes(tmp_path, monkeypa
 def test_a_cache_file_is_readable_by_others_and_clears_what_a_killed_writer_left(tmp_path):
     """Before: cache JSON files were 0600 (mkstemp's mode), and the ``.tmp`` files of a killed or
     size-limited run stayed in ``build/cache/parsed`` for good."""
-    from rules_kb.assemble.cache_root import write_cache_file
+    from rules_kb.assemble.caches import write_cache_file
 
     left = tmp_path / ".entry.json.k2j4.tmp"
     left.write_text('{"half', encoding="utf-8")

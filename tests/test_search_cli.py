@@ -63,7 +63,7 @@ def search_cli(cli, small_corpus, tmp_path_factory, monkeypatch):
 
 
 def index_folder(search_cli) -> Path:
-    from rules_kb.assemble.keys import cache_key
+    from rules_kb.assemble.caches import cache_key
 
     return search_cli.folder / cache_key(search_cli.corpus)
 

@@ -15,14 +15,14 @@ from pathlib import Path
 
 from conftest import ROOT
 
-from rules_kb.assemble.keys import cache_key
+from rules_kb.assemble.caches import cache_key
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import bench_store
 
 
 def _key_in_fresh_interpreter(package_parent: Path, corpus: Path, cwd: Path) -> str:
-    program = ("from pathlib import Path; from rules_kb.assemble.keys import cache_key; "
+    program = ("from pathlib import Path; from rules_kb.assemble.caches import cache_key; "
                f"print(cache_key(Path({str(corpus)!r})))")
     env = {**os.environ, "PYTHONPATH": str(package_parent)}
     done = subprocess.run([sys.executable, "-P", "-c", program], capture_output=True, text=True, env=env, cwd=cwd,

@@ -2,6 +2,6 @@
 
 ``knowledge`` runs the stages (parse, catalog, align, graph) with a JSON cache per document and
 per pair of releases; ``stored`` opens the SQLite store (rebuilt when missing, stale or damaged)
-that lookups read; ``keys`` says when a cache is stale (the input key); ``cache_root`` says where
-caches live (``RULES_KB_CACHE``) and writes a cache file all or nothing.
+that lookups read; ``caches`` says where every cache lives (``RULES_KB_CACHE``) and when one is
+stale (input keys, corpus file stats), and writes cache files all or nothing.
 """

@@ -22,8 +22,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rules_kb.assemble.cache_root import write_cache_file
-from rules_kb.assemble.keys import cache_key, source_hash
+from rules_kb.assemble.caches import cache_key, source_hash, write_cache_file
 from rules_kb.errors import RulesKbError
 from rules_kb.ingest.corpus import load_manifest, read_document_bytes
 from rules_kb.ingest.curated import ForcedMatch
@@ -245,7 +244,7 @@ def _read_json(path: Path, convert):
 
 
 def _write_json(path: Path, record: dict) -> None:
-    """Write a cache entry (``cache_root.write_cache_file``); failure only costs time."""
+    """Write a cache entry (``caches.write_cache_file``); failure only costs time."""
     write_cache_file(path, json.dumps(record, ensure_ascii=False, separators=(",", ":")))
 
 

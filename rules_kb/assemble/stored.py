@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Callable
 from pathlib import Path
 
-from rules_kb.assemble.keys import check_files, file_stats
+from rules_kb.assemble.caches import check_files, file_stats
 from rules_kb.errors import UsageError
 from rules_kb.store.read import Store, StoreDamaged, StoreOutdated
 from rules_kb.store.views import StoreKnowledge
@@ -48,7 +48,7 @@ def build_store(corpus: Path, cache_dir: Path, report=None) -> Path:
 def open_store(corpus: Path, cache_dir: Path, warn: Warn = lambda line: None, rebuild: bool = False
                ) -> StoreKnowledge:
     """The store of ``corpus``: reused when current, else rebuilt (a warning says why)."""
-    from rules_kb.assemble.keys import cache_key
+    from rules_kb.assemble.caches import cache_key
 
     path = store_path(corpus, cache_dir)
     key = cache_key(corpus)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from rules_kb.assemble.cache_root import cache_root, ensure_folder, search_root
+from rules_kb.assemble.caches import cache_root, ensure_folder, search_root
 from rules_kb.errors import StoreUnusable, UsageError
 
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 REPOSITORY = Path(__file__).resolve().parent.parent.parent
 DEFAULT_CORPUS = REPOSITORY / "corpus"
-# The store, the JSON caches and the search index; RULES_KB_CACHE moves them all (assemble/cache_root.py).
+# The store, the JSON caches and the search index; RULES_KB_CACHE moves them all (assemble/caches.py).
 DEFAULT_CACHE = cache_root()
 DEFAULT_SEARCH = search_root()
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from rules_kb.assemble.cache_root import write_cache_file
+from rules_kb.assemble.caches import write_cache_file
 from rules_kb.assemble.knowledge import Knowledge, cache_key
 from rules_kb.assemble.stored import open_store
 from rules_kb.games import GAME_SHORT_NAMES, LANGS_FIRST

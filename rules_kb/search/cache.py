@@ -19,7 +19,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from rules_kb.assemble.keys import cache_key, check_files, file_stats
+from rules_kb.assemble.caches import cache_key, check_files, file_stats
 from rules_kb.errors import RulesKbError, SourceError
 from rules_kb.ingest.reading import read_source
 from rules_kb.search.query import INDEX_DIR, SearchIndex

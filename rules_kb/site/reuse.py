@@ -16,7 +16,7 @@ import os
 import shutil
 from pathlib import Path
 
-from rules_kb.assemble.keys import source_hash
+from rules_kb.assemble.caches import source_hash
 from rules_kb.site.frame import Frame, FrameKey
 
 MANIFEST = ".rules-kb-units.json"

@@ -1,0 +1,127 @@
+"""Every cache, in one place: where caches live, and when one is stale.
+
+Where: the one cache root holds the store, the parsed-document and alignment caches, the note
+index and the CLI's search index. ``RULES_KB_CACHE`` moves the whole root (benchmarks, a
+read-only checkout); unset, it is the repository's ``build/cache`` and the search index stays in
+``build/search`` beside it. A root that does not exist is made; one that is not a folder is a
+one-line error, never a traceback. Cache files are written whole or not at all.
+
+When stale: a cache built from the corpus carries its input key (``cache_key``: the manifest,
+the curated files, the package's source) and the stat of every corpus file (``file_stats``); a
+file whose stat moved is hashed again (``check_files``) before the cache answers. Both checks are
+cheap enough for every lookup: no stage is imported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from collections.abc import Mapping
+from pathlib import Path
+
+from rules_kb.errors import UsageError
+from rules_kb.files import new_file_mode, replace_file
+from rules_kb.ingest.reading import describe_kind
+
+ENVIRONMENT = "RULES_KB_CACHE"
+REPOSITORY = Path(__file__).resolve().parent.parent.parent
+
+
+def cache_root(environ: Mapping[str, str] = os.environ) -> Path:
+    """The cache folder: ``$RULES_KB_CACHE`` when set, else ``build/cache`` in the repository."""
+    chosen = environ.get(ENVIRONMENT)
+    return Path(os.path.abspath(chosen)) if chosen else REPOSITORY / "build" / "cache"
+
+
+def search_root(environ: Mapping[str, str] = os.environ) -> Path:
+    """The CLI's search indexes: ``$RULES_KB_CACHE/search``, else ``build/search`` in the repository."""
+    chosen = environ.get(ENVIRONMENT)
+    return cache_root(environ) / "search" if chosen else REPOSITORY / "build" / "search"
+
+
+def ensure_folder(folder: Path) -> Path:
+    """``folder``, made when missing; ``UsageError`` when something else is there or it cannot be made."""
+    try:
+        mode = folder.stat().st_mode
+    except FileNotFoundError:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UsageError(f"{folder}: cannot make the cache folder ({ENVIRONMENT}): {exc.strerror or exc}") from None
+        return folder
+    except OSError as exc:
+        raise UsageError(f"{folder}: the cache folder ({ENVIRONMENT}) cannot be read: {exc.strerror or exc}") from None
+    if not stat.S_ISDIR(mode):
+        kind = "a regular file" if stat.S_ISREG(mode) else describe_kind(mode)
+        raise UsageError(f"{folder}: the cache folder ({ENVIRONMENT}) is {kind}, not a folder")
+    return folder
+
+
+def write_cache_file(path: Path, text: str) -> bool:
+    """Write one cache entry all or nothing (``files.replace_file``; runs may race), with the mode
+    a new file gets; a cache that cannot be written only costs time, so that returns False."""
+    try:
+        replace_file(path, lambda out: out.write(text), new_file_mode())
+        return True
+    except OSError:
+        return False
+
+
+PACKAGE = Path(__file__).resolve().parent.parent  # the whole rules_kb package
+
+
+def source_hash(parts: tuple[str, ...] | None = None) -> str:
+    """sha256 of the package's source files (all, or those under ``parts``)."""
+    digest = hashlib.sha256()
+    for source in sorted(PACKAGE.rglob("*.py")):
+        relative = source.relative_to(PACKAGE)
+        if parts is not None and relative.parts[0] not in parts:
+            continue
+        digest.update(str(relative).encode())
+        digest.update(source.read_bytes())
+    return digest.hexdigest()
+
+
+def cache_key(corpus: Path) -> str:
+    """Key of everything a built knowledge base depends on: the manifest and every curated file
+    (the corpus folder's ``*.toml``; documents are covered by their sha256 in the manifest) and
+    the package's source."""
+    digest = hashlib.sha256()
+    for path in sorted(corpus.glob("*.toml")):
+        digest.update(path.name.encode() + b"\0")
+        digest.update(path.read_bytes())
+    digest.update(source_hash().encode())
+    return digest.hexdigest()[:16]
+
+
+def file_stats(corpus: Path) -> dict[str, list[int]]:
+    """Size, mtime and ctime of every corpus file, recorded with a cache built from them."""
+    from rules_kb.ingest.corpus import load_manifest
+
+    out = {}
+    for meta in load_manifest(corpus):
+        stat = (corpus / meta.file).stat()
+        out[meta.file] = [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]
+    return out
+
+
+def check_files(corpus: Path, recorded: dict[str, list[int]]) -> None:
+    """Re-hash only the files whose size, mtime or ctime moved since a cache was built (stat is cheap);
+    an edited or missing file raises ``ManifestError`` instead of being answered from the cache. The
+    ctime catches a same-size edit whose mtime was put back: setting the mtime moves the ctime. The
+    cache key covers the manifest, so the files recorded are the manifest's."""
+    from rules_kb.ingest.corpus import load_manifest, read_document_bytes
+
+    moved = set()
+    for file, stats in recorded.items():
+        try:
+            stat = (corpus / file).stat()
+            if stats == [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]:
+                continue
+        except OSError:
+            pass
+        moved.add(file)
+    for meta in load_manifest(corpus) if moved else ():
+        if meta.file in moved:
+            read_document_bytes(corpus, meta)
