@@ -135,10 +135,12 @@ class SiteData:
         return [lang for lang in LANGS if self.labels_with_texts(game, lang)]
 
 
-def load_site_data(knowledge: Knowledge, corpus: Path) -> SiteData:
+def load_site_data(knowledge: Knowledge, corpus: Path, units: Units | None = None) -> SiteData:
+    """Everything the page generators read, made before any page is: with ``units``, the previous
+    build's pages they may reuse (``site/reuse.py``)."""
     numbers = {game: set(knowledge.catalog.numbers_of(game)) for game in GAMES}
     children: dict[tuple[str, RuleNumber | None], list[RuleNumber]] = {}
     for game, known in numbers.items():
         for number in sorted(known):
             children.setdefault((game, number.parent), []).append(number)
-    return SiteData(knowledge, corpus, numbers, load_correspondences(corpus), children)
+    return SiteData(knowledge, corpus, numbers, load_correspondences(corpus), children, units=units)

@@ -78,13 +78,14 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
     """Build the whole site into ``out`` (replaced only when the build succeeded)."""
     seconds: dict[str, float] = {}
     clock = time.perf_counter()
-    if knowledge is None:
-        knowledge = load_knowledge(corpus, cache_dir)
-    site = load_site_data(knowledge, corpus)
-    seconds["knowledge"] = time.perf_counter() - clock
     out = output_folder(out, UNITS)  # refused before any work when it is not ours to replace
     docs_dir = docs_dir or out.parent / f".{out.name}.src"
     staging = out.parent / f".{out.name}.staging"
+    if knowledge is None:
+        knowledge = load_knowledge(corpus, cache_dir)
+    previous = PreviousBuild(out, staging)
+    site = load_site_data(knowledge, corpus, previous)
+    seconds["knowledge"] = time.perf_counter() - clock
     clock = time.perf_counter()
     seen: set[str] = set()
     try:
@@ -95,7 +96,7 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
         seconds["mkdocs"] = time.perf_counter() - clock
         clock = time.perf_counter()
         frames = take_frames(staging)
-        site.units = previous = PreviousBuild(out, staging, build_salt(frames))
+        previous.open(build_salt(frames))
         pages = nav_pages + write_framed_pages(frames, staging, (
             page for generate in PAGE_GENERATORS for page in generate(site)), seen)
         previous.write_manifest()

@@ -32,15 +32,26 @@ def build_salt(frames: dict[FrameKey, Frame]) -> str:
 
 
 class PreviousBuild:
-    """The ``Units`` a site generator asks (``render.site_data.Units``), backed by the old site."""
+    """The ``Units`` a site generator asks (``render.site_data.Units``), backed by the old site.
 
-    def __init__(self, previous: Path, staging: Path, salt: str) -> None:
-        self.previous, self.staging, self.salt = previous, staging, salt
-        self.old: dict[str, dict] = _read_manifest(previous / MANIFEST, salt)
+    Made with the site's data, before any page; it reads the old manifest once the theme's frames
+    are known (``open``: they salt every key), which is before any generator asks."""
+
+    def __init__(self, previous: Path, staging: Path) -> None:
+        self.previous, self.staging = previous, staging
+        self.salt: str | None = None
+        self.old: dict[str, dict] = {}
         self.new: dict[str, dict] = {}
         self.reused_pages = 0
 
+    def open(self, salt: str) -> None:
+        """Read the previous build's units that were made with the same code and frames."""
+        self.salt = salt
+        self.old = _read_manifest(self.previous / MANIFEST, salt)
+
     def reuse(self, folder: str, key: str) -> dict | None:
+        if self.salt is None:
+            raise RuntimeError("PreviousBuild.open must run before a generator asks for a unit")
         entry = self.old.get(folder)
         source = self.previous / folder.strip("/")
         if entry is None or entry.get("key") != key or not source.is_dir():
