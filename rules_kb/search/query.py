@@ -23,6 +23,10 @@ from pathlib import Path
 
 from rules_kb.search.segment import (
     CITES,
+    NEAREST_COUNT,
+    NEAREST_EDITS,
+    SNIPPET_BEFORE,
+    SNIPPET_LENGTH,
     QueryToken,
     is_content,
     nearest_words,
@@ -34,9 +38,6 @@ from rules_kb.search.segment import (
 )
 
 INDEX_DIR = "search-index"  # the index folder, in the site and in the CLI's cache
-SNIPPET_BEFORE = 40  # characters of context before the first highlighted word
-SNIPPET_LENGTH = 160
-NEAREST_EDITS, NEAREST_COUNT = 3, 5  # an empty result offers up to this many words this close
 
 
 @dataclass

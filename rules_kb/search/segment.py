@@ -33,6 +33,9 @@ QUOTES_FOLDED = "\u2018\u2019"  # folded to "'", as rules_kb.tokens folds Englis
 QUOTES = str.maketrans(dict.fromkeys(QUOTES_FOLDED, "'"))
 UNKNOWN_COST = 1000  # a character no vocabulary entry covers
 MAX_SURFACE = 16  # longest vocabulary surface tried, in characters
+SNIPPET_BEFORE = 40  # characters of context before the first highlighted word
+SNIPPET_LENGTH = 160
+NEAREST_EDITS, NEAREST_COUNT = 3, 5  # an empty result offers up to this many words this close
 WHOLE_MAX = 8  # texts of at most this many words are also indexed whole ("=deathtouch")
 # Words a question is phrased with ("who taps the blocking creature", "can a creature ..."):
 # they still form pairs with their neighbours, but match nothing alone and are never highlighted.
@@ -245,11 +248,10 @@ def query_terms(tokens: list[QueryToken]) -> tuple[list[str], list[str]]:
 
 
 def browser_grammar() -> dict:
-    """The patterns and numbers ``search.js`` cuts and reads a query with, from the objects this
-    module and ``query`` use (rule numbers from ``rules_kb.numbers``, English words from
-    ``rules_kb.tokens``), so the page and the CLI cannot drift apart."""
-    from rules_kb.search.query import NEAREST_COUNT, NEAREST_EDITS, SNIPPET_BEFORE, SNIPPET_LENGTH
-
+    """The patterns and numbers ``search.js`` cuts and reads a query with: the very objects this
+    module and ``query`` use (``query`` takes its numbers from here; rule numbers come from
+    ``rules_kb.numbers``, English words from ``rules_kb.tokens``), so the page and the CLI cannot
+    drift apart."""
     return {
         "patterns": {
             "japaneseChar": export_pattern(JAPANESE_CHAR.pattern, JAPANESE_CHAR.flags & ~re.U, unicode=True),
