@@ -7,7 +7,7 @@ exactly once (see ``accounting``); that is how "nothing is lost" is checked, not
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from rules_kb.numbers import RuleNumber
@@ -20,6 +20,14 @@ def span_extent(spans: list[Span]) -> list[int]:
     graph give for a record that may be cut into pieces (a hard-wrapped paragraph)."""
     return [spans[0][0], spans[-1][1]]
 
+
+
+class Record:
+    """Mixed into a frozen dataclass that a command prints as JSON: ``to_record`` gives its fields,
+    tuples as the lists JSON writes them as (the answers of ``ask/``)."""
+
+    def to_record(self) -> dict[str, Any]:
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
 
 @dataclass(frozen=True)
 class DocumentMeta:

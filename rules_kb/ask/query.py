@@ -6,14 +6,14 @@ Pure functions from the knowledge base to plain records; the CLI formats them.
 from __future__ import annotations
 
 import bisect
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rules_kb.errors import MalformedRuleNumber, RuleNotFound
 from rules_kb.games import LANGS
 from rules_kb.kb.catalog import Catalog
 from rules_kb.kb.ids import doc_id, rule_id, text_id
-from rules_kb.model import RuleText
+from rules_kb.model import Record, RuleText
 from rules_kb.numbers import RuleNumber
 
 if TYPE_CHECKING:  # either the in-memory Knowledge or the store's view of it (store.views)
@@ -168,7 +168,7 @@ def citations_of(knowledge: Knowledge, number: RuleNumber, game: str | None = No
 
 
 @dataclass(frozen=True)
-class Analogue:
+class Analogue(Record):
     """A rule's counterpart in the other game, with the Magic releases and the evidence of the pairing."""
 
     game: str
@@ -178,12 +178,9 @@ class Analogue:
     mtg_versions: tuple[str, ...]
     evidence: str
 
-    def to_record(self) -> dict:
-        return {**asdict(self), "mtg_versions": list(self.mtg_versions)}
-
 
 @dataclass(frozen=True)
-class LinkedDocument:
+class LinkedDocument(Record):
     """A change notice (``changed_by``) or commentary (``discussed_by``) linked to a rule."""
 
     kind: str
@@ -191,12 +188,9 @@ class LinkedDocument:
     date: str | None
     marks: tuple[str, ...]
 
-    def to_record(self) -> dict:
-        return {**asdict(self), "marks": list(self.marks)}
-
 
 @dataclass(frozen=True)
-class Move:
+class Move(Record):
     """A text of a number that moved to another number (``moved to``) or came from one (``moved from``)."""
 
     direction: str
@@ -211,9 +205,6 @@ class Move:
     def other(self) -> str:
         """The number at the other end: where the text went, or where it came from."""
         return self.new if self.direction == "moved to" else self.old
-
-    def to_record(self) -> dict:
-        return asdict(self)
 
 
 def analogues_of(knowledge: Knowledge, number: RuleNumber, game: str | None = None) -> list[Analogue]:

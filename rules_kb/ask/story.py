@@ -8,7 +8,7 @@ nothing about any particular rule is written in code.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,7 +18,7 @@ from rules_kb.compare.changes import Comparison, compare_versions
 from rules_kb.games import LANGS
 from rules_kb.ingest.curated import Correspondence, load_correspondences
 from rules_kb.kb.ids import doc_id, rule_id, text_id
-from rules_kb.model import BEFORE, before_label, span_extent
+from rules_kb.model import BEFORE, Record, before_label, span_extent
 from rules_kb.numbers import RuleNumber
 
 if TYPE_CHECKING:  # either the in-memory Knowledge or the store's view of it (store.views)
@@ -28,7 +28,7 @@ CHANGE_WORDS = ("変更前", "変更後")
 
 
 @dataclass(frozen=True)
-class Drift:
+class Drift(Record):
     """An English text whose Japanese counterpart says something else (the graph's drift flags)."""
 
     version: str
@@ -37,24 +37,18 @@ class Drift:
     english: str
     drift: tuple[str, ...]
 
-    def to_record(self) -> dict:
-        return {**asdict(self), "drift": list(self.drift)}
-
 
 @dataclass(frozen=True)
-class Notice:
+class Notice(Record):
     """A change notice that changed rules of the scope: its document, date and those rules."""
 
     document: str
     date: str | None
     rules: tuple[str, ...]
 
-    def to_record(self) -> dict:
-        return {**asdict(self), "rules": list(self.rules)}
-
 
 @dataclass(frozen=True)
-class Passage:
+class Passage(Record):
     """A commentary passage about a change of the rule, where it stands in its document."""
 
     document: str
@@ -62,9 +56,6 @@ class Passage:
     level: int
     marks: tuple[str, ...]
     span: tuple[int, int]
-
-    def to_record(self) -> dict:
-        return {**asdict(self), "marks": list(self.marks), "span": list(self.span)}
 
 
 @dataclass

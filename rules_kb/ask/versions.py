@@ -12,11 +12,11 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING
 
-from rules_kb.model import BEFORE
+from rules_kb.model import BEFORE, Record
 
 if TYPE_CHECKING:
     from rules_kb.assemble.knowledge import Knowledge
@@ -73,7 +73,7 @@ def nearest_labels(wanted: str, labels: Sequence[str], dates: Mapping[str, str |
 
 
 @dataclass(frozen=True)
-class VersionRow:
+class VersionRow(Record):
     """One version as ``rules-kb versions`` lists it."""
 
     game: str
@@ -84,9 +84,6 @@ class VersionRow:
     kinds: tuple[str, ...]
     documents: tuple[str, ...]
     rules: int
-
-    def to_record(self) -> dict:
-        return {**asdict(self), "kinds": list(self.kinds), "documents": list(self.documents)}
 
 
 def version_rows(knowledge: Knowledge, game: str | None = None, lang: str | None = None) -> list[VersionRow]:
