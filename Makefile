@@ -20,6 +20,11 @@ $(BIN)/rules-kb: pyproject.toml
 
 setup: $(BIN)/rules-kb
 
+# The JavaScript tools (ESLint; axe-core for the browser tests), exactly as package-lock.json pins them.
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 # Ingest the corpus, write the model (build/model.jsonl), the graph (build/graph.json) and the
 # store, then build the static site into build/site (it prints how to open it).
 build: setup
@@ -40,7 +45,7 @@ browser:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
 	fi
 
-test: setup browser
+test: setup browser node_modules/.package-lock.json
 	$(BIN)/ruff check rules_kb tests benchmarks
 	$(BIN)/python -m pytest; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$status
