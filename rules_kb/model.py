@@ -44,6 +44,8 @@ class DocumentMeta:
     dates: tuple[str, ...] = ()
     source: str = ""
     note: str = ""
+    document: str = "cr"
+    """Which of the game's documents this is or is about (``games.DOCUMENTS``): ``cr``, ``mtr``, ``ipg``, …"""
 
 
 # Change notices print the text they replace; its version is labelled "before-<notice date>".

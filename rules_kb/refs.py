@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from rules_kb.games import REGISTRY
 from rules_kb.numbers import RuleNumber, fold_width
 
 __all__ = ["NoteReference", "Reference", "find_note_references", "find_references"]
@@ -67,8 +68,9 @@ _CANDIDATE = re.compile(
 _VERSION_BEFORE = re.compile(r"(?:^|[^A-Za-z])(?ai:version|ver|v)\.?[ \t]*$|バージョン[ \t]*$")
 _VERSION_BEFORE_WINDOW = 12
 _MAX_EXPANSION = 100
-_GAMES = (None, "mtg", "dm")
-_SKIP_LETTERS = {None: "lo", "mtg": "lo", "dm": ""}  # letters a range skips unless it names them
+_GAMES = (None, *REGISTRY)
+# Letters a range skips unless it names them; a reference of no known game reads as Magic's would.
+_SKIP_LETTERS = {None: REGISTRY["mtg"].skip_letters} | {game.id: game.skip_letters for game in REGISTRY.values()}
 
 
 @dataclass(frozen=True)
@@ -306,5 +308,5 @@ TABLES = {
     "version_before_window": _VERSION_BEFORE_WINDOW,
     "tag_window": _TAG_WINDOW,
     "game_tags": GAME_TAGS,
-    "skip_letters": {"": _SKIP_LETTERS[None], "mtg": _SKIP_LETTERS["mtg"], "dm": _SKIP_LETTERS["dm"]},
+    "skip_letters": {game or "": letters for game, letters in _SKIP_LETTERS.items()},
 }

@@ -19,19 +19,13 @@ from typing import TYPE_CHECKING
 from rules_kb.ask.query import nearest_numbers
 from rules_kb.ask.versions import nearest_labels
 from rules_kb.errors import MalformedRuleNumber, RuleNotFound, UsageError
-from rules_kb.games import GAME_SHORT_NAMES, GAMES, LANGS
+from rules_kb.games import GAME_SHORT_NAMES, GAMES, LANGS, game_of_alias
 from rules_kb.numbers import RuleNumber, fold_width
 from rules_kb.refs import find_references
 
 if TYPE_CHECKING:
     from rules_kb.assemble.knowledge import Knowledge
 
-_GAME_ALIASES = {
-    "dm": "dm", "duelmasters": "dm", "duel-masters": "dm", "duel_masters": "dm", "duel masters": "dm",
-    "デュエマ": "dm", "デュエル・マスターズ": "dm",
-    "mtg": "mtg", "magic": "mtg", "mtgcr": "mtg", "magic: the gathering": "mtg", "magic the gathering": "mtg",
-    "mg": "mtg",
-}
 _LANGUAGE_ALIASES = {
     "ja": "ja", "jp": "ja", "jpn": "ja", "japanese": "ja", "日本語": "ja",
     "en": "en", "eng": "en", "english": "en", "英語": "en",
@@ -41,9 +35,10 @@ _RUN_TOGETHER = re.compile(r"(\d{3})(\d{1,3})([a-z]?)\.?")
 
 def game_code(raw: str) -> str:
     """``dm`` or ``mtg`` for any usual spelling, case-insensitive."""
-    code = _GAME_ALIASES.get(fold_width(raw).strip().lower())
+    code = game_of_alias(fold_width(raw))
     if code is None:
-        raise UsageError(f"unknown game {raw!r} (dm for Duel Masters, mtg for Magic)")
+        choices = ", ".join(f"{game} for {name}" for game, name in GAME_SHORT_NAMES.items())
+        raise UsageError(f"unknown game {raw!r} ({choices})")
     return code
 
 

@@ -15,6 +15,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from rules_kb.games import GAMES, LANGS
 from rules_kb.kb.ids import rule_id
 from rules_kb.numbers import RuleNumber
 from rules_kb.refs import find_references
@@ -116,8 +117,8 @@ def _glossary_entries(knowledge: Knowledge, name: str) -> list[TermAnswer]:
 
 def _curated_entries(knowledge: Knowledge, name: str) -> list[TermAnswer]:
     out = []
-    for game in ("dm", "mtg"):
-        for lang in ("ja", "en"):
+    for game in GAMES:
+        for lang in LANGS:
             node = f"term:{game}:{lang}:"
             for candidate in _curated_names(knowledge, game, lang, name):
                 for source, _, data in knowledge.graph.in_edges(node + candidate, data=True):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rules_kb.errors import MalformedRuleNumber, RuleNotFound
-from rules_kb.games import LANGS
+from rules_kb.games import GAMES, LANGS
 from rules_kb.kb.catalog import Catalog
 from rules_kb.kb.ids import doc_id, rule_id, text_id
 from rules_kb.model import Record, RuleText
@@ -43,7 +43,7 @@ def parse_rule(raw: str) -> RuleNumber:
 
 def nearest_numbers(catalog: Catalog, game: str | None, number: RuleNumber, count: int = 5) -> list[str]:
     """Existing numbers closest to ``number`` in document order: the likeliest intended ones."""
-    games = [game] if game else ["dm", "mtg"]
+    games = [game] if game else list(GAMES)
     known = sorted({n for g in games for n in catalog.numbers_of(g)})
     if not known:
         return []
@@ -54,7 +54,7 @@ def nearest_numbers(catalog: Catalog, game: str | None, number: RuleNumber, coun
 
 def require_rule(knowledge: Knowledge, number: RuleNumber, game: str | None) -> list[str]:
     """Games in which ``number`` exists; ``RuleNotFound`` with suggestions when none."""
-    games = [g for g in ([game] if game else ["dm", "mtg"]) if rule_id(g, number) in knowledge.graph
+    games = [g for g in ([game] if game else GAMES) if rule_id(g, number) in knowledge.graph
              and any(knowledge.catalog.rules_in(gg, lang, label).get(number)
                      for (gg, lang, label) in knowledge.catalog.texts if gg == g)]
     if not games:

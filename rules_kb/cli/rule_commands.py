@@ -65,7 +65,7 @@ def run_show(args: argparse.Namespace) -> int:
     def ask(knowledge):
         number, game = _read_rule(args, knowledge)
         if args.version is not None:
-            check_version(knowledge, args.version, (game,) if game else ("dm", "mtg"), args.lang)
+            check_version(knowledge, args.version, (game,) if game else GAMES, args.lang)
         texts = show(knowledge, number, game, args.lang, args.version)
         gone = gone_notes(knowledge, texts) if args.version is None else []
         return texts, gone + pairing_notes(knowledge, args.corpus, texts)
@@ -123,7 +123,7 @@ def run_refs(args: argparse.Namespace) -> int:
     def ask(knowledge):
         number, game = _read_rule(args, knowledge)
         if args.version is not None:
-            check_version(knowledge, args.version, (game,) if game else ("dm", "mtg"))
+            check_version(knowledge, args.version, (game,) if game else GAMES)
         return number, citations_of(knowledge, number, game, args.version)
 
     number, found = answer(args, ask)

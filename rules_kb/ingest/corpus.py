@@ -17,7 +17,7 @@ import tomllib
 from pathlib import Path, PurePosixPath
 
 from rules_kb.errors import ManifestError
-from rules_kb.games import GAMES, LANGS
+from rules_kb.games import CR, DOCUMENTS, GAMES, LANGS
 from rules_kb.ingest.reading import read_source
 from rules_kb.model import DocumentMeta
 
@@ -102,6 +102,10 @@ def _read_entry(path: Path, index: int, entry: object) -> DocumentMeta:
     kind = text("kind")
     if kind not in KINDS:
         raise ManifestError(str(path), f"{where}: unknown kind {kind!r}")
+    document = text("document", default=CR)
+    if (game, document) not in DOCUMENTS:
+        known = ", ".join(d for g, d in DOCUMENTS if g == game)
+        raise ManifestError(str(path), f"{where}: {game} publishes no document {document!r} (known: {known})")
     languages = strings("languages")
     if not languages or any(lang not in LANGS for lang in languages):
         raise ManifestError(str(path), f"{where}: languages must be among {LANGS}")
@@ -119,6 +123,7 @@ def _read_entry(path: Path, index: int, entry: object) -> DocumentMeta:
         dates=strings("dates", DATE),
         source=text("source", default=""),
         note=text("note", default=""),
+        document=document,
     )
 
 
@@ -179,9 +184,10 @@ def _is_control(char: str) -> bool:
 def manifest_entry(meta: DocumentMeta) -> str:
     """One ``[[document]]`` table of the manifest, as ``add`` appends it (``load_manifest`` reads it back)."""
     lines = ["[[document]]"]
-    for key in ("id", "file", "sha256", "game", "languages", "format", "kind", "versions", "dates", "source", "note"):
+    for key in ("id", "file", "sha256", "game", "document", "languages", "format", "kind", "versions", "dates",
+                "source", "note"):
         value = getattr(meta, key)
-        if value in ("", ()):
+        if value in ("", ()) or (key == "document" and value == CR):
             continue
         lines.append(f"{key} = {_toml(value)}")
     return "\n".join(lines) + "\n"

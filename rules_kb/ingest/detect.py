@@ -16,8 +16,6 @@ from rules_kb.model import DocumentMeta
 # A format must be at least this sure of itself, and clearly ahead of the runner-up.
 MIN_SCORE = 40
 _KANA = re.compile(r"[\u3040-\u30ff]")
-_GAME_OF_FORMAT = {"mtg-cr": "mtg", "mtg-rulings": "mtg"}
-_KIND_OF_FORMAT = {"dm-change-notice": "change-notice", "pukiwiki": "commentary", "mtg-rulings": "rulings"}
 
 
 def score_formats(text: str) -> list[tuple[int, str]]:
@@ -56,15 +54,20 @@ def describe_file(path: Path, data: bytes, text: str, *, format_name: str | None
                   game: str | None = None, languages: tuple[str, ...] | None = None,
                   versions: tuple[str, ...] = (), dates: tuple[str, ...] = ()) -> DocumentMeta:
     """A manifest entry for a file outside the corpus, from flags where given, else guessed."""
+    from rules_kb.sources.registry import FORMATS, get_parser
+
     fmt = format_name or detect_format(text, str(path))
+    get_parser(fmt, str(path))  # an unknown --format: the error lists the known ones
+    source = FORMATS[fmt]
     return DocumentMeta(
         id=re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-") or "document",
         file=str(path),
         sha256=hashlib.sha256(data).hexdigest(),
-        game=game or _GAME_OF_FORMAT.get(fmt, "dm"),
+        game=game or source.game,
         languages=languages or detect_languages(text),
         format=fmt,
-        kind=_KIND_OF_FORMAT.get(fmt, "rules"),
+        kind=source.kind,
+        document=source.document,
         versions=versions,
         dates=dates,
     )

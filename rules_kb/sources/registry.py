@@ -1,7 +1,9 @@
 """Which parser reads which format: the manifest's ``format`` names, mapped in plain code.
 
 Each format has a pure ``parse(text, meta) -> ParsedDocument`` and a ``sniff(text) -> 0..100``
-that says how sure it is that a text is of its format (format detection asks every one).
+that says how sure it is that a text is of its format (format detection asks every one), and
+names what it holds: the game, the document (``games.DOCUMENTS``) and the manifest ``kind``
+(the document's own text, ``rules``, or a text about it: a change notice, commentary, rulings).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rules_kb.errors import ParseError
+from rules_kb.games import CR
 from rules_kb.model import DocumentMeta, ParsedDocument
 from rules_kb.sources.change_notice import notice
 from rules_kb.sources.dm_rulebook import rulebook
@@ -25,16 +28,19 @@ Parser = Callable[[str, DocumentMeta], ParsedDocument]
 class SourceFormat:
     parse: Parser
     sniff: Callable[[str], int]
+    game: str
+    document: str = CR
+    kind: str = "rules"
 
 
 FORMATS: dict[str, SourceFormat] = {
-    "fandom-text": SourceFormat(text.parse, text.sniff),
-    "fandom-module": SourceFormat(module.parse, module.sniff),
-    "dm-change-notice": SourceFormat(notice.parse, notice.sniff),
-    "pukiwiki": SourceFormat(page.parse, page.sniff),
-    "mtg-rulings": SourceFormat(rulings.parse, rulings.sniff),
-    "dm-rulebook": SourceFormat(rulebook.parse, rulebook.sniff),
-    "mtg-cr": SourceFormat(release.parse, release.sniff),
+    "fandom-text": SourceFormat(text.parse, text.sniff, "dm"),
+    "fandom-module": SourceFormat(module.parse, module.sniff, "dm"),
+    "dm-change-notice": SourceFormat(notice.parse, notice.sniff, "dm", kind="change-notice"),
+    "pukiwiki": SourceFormat(page.parse, page.sniff, "dm", kind="commentary"),
+    "mtg-rulings": SourceFormat(rulings.parse, rulings.sniff, "mtg", kind="rulings"),
+    "dm-rulebook": SourceFormat(rulebook.parse, rulebook.sniff, "dm"),
+    "mtg-cr": SourceFormat(release.parse, release.sniff, "mtg"),
 }
 
 
