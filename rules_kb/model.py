@@ -164,6 +164,76 @@ class Anomaly:
         return f"{self.document}:{self.position}: {self.code}: {self.message} -> {self.decision}"
 
 
+# What a tournament section's labelled blocks are (``SectionPart.label``): the IPG's and the
+# penalty guideline's infraction parts, plus what else the documents print under a heading.
+PART_LABELS = {
+    "penalty": "the penalty as printed (IPG: after the title on the heading line; DM: ペナルティ：【警告】)",
+    "definition": "Definition / 定義：",
+    "examples": "Examples (lettered A., B., ...) / 例：",
+    "philosophy": "Philosophy / 理念：",
+    "additional-remedy": "Additional Remedy / 追加措置：",
+    "upgrade": "Upgrade: (the IPG prints it as a lead-in of a paragraph)",
+    "subheading": "an unnumbered heading inside a section: the IPG's penalty names under 1.1, the MTR's "
+                  "appendix headings (Booster Draft Timing)",
+}
+
+
+@dataclass
+class SectionPart:
+    """A labelled block of a section (an infraction's Definition, 定義：, ...): ``label`` is one of
+    ``PART_LABELS``, ``heading`` the words printed for it, ``text`` its paragraphs joined by newlines."""
+
+    label: str
+    heading: str
+    text: str
+    spans: list[Span]
+
+    def to_record(self) -> dict[str, Any]:
+        return {"label": self.label, "heading": self.heading, "text": self.text,
+                "span": span_extent(self.spans) if self.spans else None}
+
+
+@dataclass
+class Section:
+    """One numbered section of a tournament document (MTR 3.10, IPG 2.1, 競技イベント運営ルール 10.3).
+
+    ``number`` is canonical (``SectionNumber``); ``numbered`` is False where the document prints
+    none and the parser gave one (an introduction is ``0`` as the Duel Masters document numbers
+    its own, appendices are their letter). ``text`` is the section's own body before its parts;
+    ``penalty`` is normalised (``Warning``, ``警告``), the printed form stays in the ``penalty``
+    part. ``cites`` are (kind, target) pairs: ``("cr", "103.4c")``, ``("cr", "")`` for a bare
+    mention of the comprehensive rules, ``("section", "4.3")`` within the document, ``("mtr",
+    "4.3")`` from another one, ``("infraction", name_key)``.
+    """
+
+    game: str
+    lang: str
+    document: str
+    version: str
+    number: str
+    title: str
+    text: str
+    spans: list[Span]
+    document_id: str
+    parts: list[SectionPart] = field(default_factory=list)
+    category: str | None = None
+    name: str | None = None
+    penalty: str | None = None
+    date: str | None = None
+    cites: list[tuple[str, str]] = field(default_factory=list)
+    numbered: bool = True
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "game": self.game, "lang": self.lang, "document": self.document, "version": self.version,
+            "date": self.date, "number": self.number, "numbered": self.numbered, "title": self.title,
+            "category": self.category, "name": self.name, "penalty": self.penalty, "text": self.text,
+            "parts": [part.to_record() for part in self.parts],
+            "cites": [list(cite) for cite in self.cites],
+            "document_id": self.document_id, "span": span_extent(self.spans),
+        }
+
+
 @dataclass
 class ParsedDocument:
     """Everything one parser found in one document."""
@@ -176,6 +246,7 @@ class ParsedDocument:
     residue: list[Residue] = field(default_factory=list)
     anomalies: list[Anomaly] = field(default_factory=list)
     versions: list[Version] = field(default_factory=list)
+    sections: list[Section] = field(default_factory=list)
 
     def anomaly(self, position: int, code: str, message: str, decision: str) -> None:
         self.anomalies.append(Anomaly(self.meta.id, position, code, message, decision))

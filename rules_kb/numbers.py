@@ -97,3 +97,59 @@ def number_quirks(raw: str) -> list[str]:
     if re.search(r"[A-Z]\.?$", stripped):
         quirks.append("capital subrule letter")
     return quirks
+
+
+# Tournament documents number their sections ``1.``, ``1.10``, ``2.1.`` (the IPG), ``０．`` and
+# ``8.1 -`` (Duel Masters), and their appendices ``A``, ``B``; after NFKC folding one grammar reads
+# them all: a number or an appendix letter, dotted numbers below it, then an optional period and
+# an optional dash (the Duel Masters contents print ``8.1 - 制限時間``).
+SECTION_NUMBER = re.compile(r"(?P<head>[0-9]{1,3}|[A-Z])(?P<rest>(?:\.[0-9]{1,3})*)\.?(?:\s*[-‐–—])?")
+
+
+@total_ordering
+@dataclass(frozen=True, eq=True)
+class SectionNumber:
+    """A canonical section number of a tournament document: ``3.10``, ``0``, ``10.5``, ``B.2``.
+
+    Orders naturally (1.9 < 1.10 < 2 < 10 < A): a contents check and a site's section list both
+    need the document's own order, which the text order of the numbers is not.
+    """
+
+    parts: tuple[int | str, ...]
+
+    def __post_init__(self) -> None:
+        if not self.parts or not all(isinstance(p, int) for p in self.parts[1:]) \
+                or not isinstance(self.parts[0], (int, str)):
+            raise TypeError(f"SectionNumber parts are a number or letter, then numbers ({self.parts!r}); "
+                            "use SectionNumber.parse for text")
+
+    @classmethod
+    def parse(cls, raw: str) -> SectionNumber:
+        """Parse ``1.10``, ``2.1.``, ``０．``, ``8.1 -`` or ``A`` (width, trailing period, dash tolerated)."""
+        match = SECTION_NUMBER.fullmatch(fold_width(raw).strip())
+        if match is None:
+            raise MalformedRuleNumber(raw, "not a section number of the form 1, 1.10, 2.1. or A")
+        head = match["head"]
+        rest = tuple(int(p) for p in match["rest"].split(".")[1:])
+        return cls((int(head) if head.isdigit() else head, *rest))
+
+    @property
+    def depth(self) -> int:
+        """0 for a top-level section (``3``, ``A``), 1 for ``3.10``, and so on."""
+        return len(self.parts) - 1
+
+    @property
+    def parent(self) -> SectionNumber | None:
+        return SectionNumber(self.parts[:-1]) if len(self.parts) > 1 else None
+
+    def sort_key(self) -> tuple[tuple[int, int | str], ...]:
+        head = self.parts[0]
+        return ((0, head) if isinstance(head, int) else (1, head), *((0, p) for p in self.parts[1:]))
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, SectionNumber):
+            return NotImplemented
+        return self.sort_key() < other.sort_key()
+
+    def __str__(self) -> str:
+        return ".".join(str(p) for p in self.parts)

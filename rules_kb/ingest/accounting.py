@@ -36,6 +36,8 @@ def record_spans(parsed: ParsedDocument) -> list[Span]:
             chain.from_iterable(h.spans for h in parsed.headings),
             chain.from_iterable(t.spans for t in parsed.terms),
             chain.from_iterable(x.spans for x in parsed.residue),
+            chain.from_iterable(s.spans for s in parsed.sections),
+            chain.from_iterable(p.spans for s in parsed.sections for p in s.parts),
         )
     )
 

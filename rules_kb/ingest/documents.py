@@ -48,6 +48,10 @@ _PAGE_NUMBER = re.compile(r"[-–—\s]*(?:page\s*|p\.\s*)?[0-9０-９]+(?:\s*(?
 # rulebooks print an example right under its rule, at the same left edge as the example before.
 _EXAMPLE = re.compile(r"(?:Example:|例[：:])")
 _PARAGRAPH_START = re.compile(r"(?:[0-9]{3}\.[0-9]+[a-z]?\.?\s|Example:|例[：:])")
+# A numbered section heading standing alone at the top of a page (``3.8 Game Markers`` in the
+# Tournament Rules): when the page before ended on a full line, nothing in the geometry says the
+# break was a paragraph's, so the heading would be run into the last sentence of the section above.
+_PAGE_TOP_HEADING = re.compile(r"[0-9]{1,2}\.(?:[0-9]{1,2}\.?)?[ \t]+[A-Z][^.:;!?]{0,80}")
 
 
 @dataclass
@@ -265,7 +269,8 @@ def _paragraphs(lines: list[_Line], notes: list) -> str:
         else:  # continuation lines share one left edge
             continues = abs(line.left - above.left) < 0.2 * pitch
         first = True
-        starts = fitted or not continues or _PARAGRAPH_START.match(line.text)
+        starts = fitted or not continues or _PARAGRAPH_START.match(line.text) \
+            or (not same_page and _PAGE_TOP_HEADING.fullmatch(line.text))
         if same_page and gap > pitch * 1.35:
             joint = "\n\n"
         elif not same_page and above.bottom - floor > pitch * 0.5 and not japanese:
