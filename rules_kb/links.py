@@ -215,3 +215,33 @@ def url_template(path: str) -> str:
 def fill(template: str, number: RuleNumber) -> str:
     """A permalink path from a ``url_template`` (the pages do the same in JavaScript)."""
     return template.replace("{chapter}", chapter_of(number)).replace("{anchor}", str(number))
+
+
+# Tournament documents (games.DOCUMENTS numbered by section): a folder per document beside the
+# game's rules, ``/mtg/ipg/``. A section's number and a version's date never look alike
+# (``2.1`` / ``2024-09-23``), so both live directly under it.
+
+
+def document_home(game: str, document: str) -> str:
+    """A tournament document: its newest contents and every version: ``/mtg/ipg/``."""
+    return f"/{game}/{_part(document)}/"
+
+
+def section_page(game: str, document: str, number: str) -> str:
+    """Every version of one section: ``/mtg/ipg/2.1/``, ``/dm/competition/10.3/``."""
+    return f"/{game}/{_part(document)}/{_part(number)}/"
+
+
+def document_version_page(game: str, document: str, version: str) -> str:
+    """One version of a tournament document, whole, to read and print: ``/mtg/ipg/2024-09-23/``."""
+    return f"/{game}/{_part(document)}/{_part(version)}/"
+
+
+def pinned_section(game: str, document: str, version: str, number: str) -> str:
+    """A section as one version states it: ``/mtg/ipg/2024-09-23/#2.1``."""
+    return f"{document_version_page(game, document, version)}#{_part(number)}"
+
+
+def api_document(game: str, document: str, version: str) -> str:
+    """JSON of one version of a tournament document, every section: ``/api/mtg/ipg/2024-09-23.json``."""
+    return f"/api/{game}/{_part(document)}/{_part(version)}.json"

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rules_kb.games import REGISTRY
+from rules_kb.games import DOCUMENTS, REGISTRY
 from rules_kb.numbers import RuleNumber, fold_width
 
 __all__ = ["NoteReference", "Reference", "find_note_references", "find_references"]
@@ -231,6 +231,11 @@ def cited_numbers(text: str, *, game: str | None = None) -> tuple[str, ...]:
 # The patterns stay in the syntax Python and JavaScript share: the site's link page runs them.
 GAME_TAGS = {"DM": "dm", "MTG": "mtg"}
 _GAME_TAG = re.compile(r"(?<![0-9A-Za-z_])(?P<tag>DM|MTG)[ \t\u3000]*(?![\s\S])")
+# The keyword of a reference names its game too (games.DOCUMENTS' tags of the comprehensive rules):
+# ``CR 509.1a`` is Magic's, ``総合ルール 507.3c`` Duel Masters' (the corpus holds no Japanese Magic rules).
+KEYWORD_GAMES = {tag: game for (game, _), kind in DOCUMENTS.items() if kind.numbering == "rule"
+                 for tag in kind.tags if tag not in GAME_TAGS}
+_KEYWORD_GAME = re.compile("(?P<tag>" + "|".join(sorted(KEYWORD_GAMES, key=lambda t: (-len(t), t))) + ")")
 _TAG_WINDOW = 8  # the longest tag with its gap
 _VERSION_SUFFIX = re.compile(
     r"[ \t\u3000]?[(（][ \t]*(?:(?:[Vv]er(?:sion)?|[Vv])[.．]?[ \t]*)?"
@@ -264,7 +269,8 @@ def find_note_references(text: str, *, game: str | None = None) -> list[NoteRefe
     found = []
     for reference in find_references(text, game=game):
         tag = _GAME_TAG.search(text, max(0, reference.start - _TAG_WINDOW), reference.start)
-        tagged = GAME_TAGS[tag["tag"]] if tag is not None else None
+        keyword = _KEYWORD_GAME.match(reference.raw)
+        tagged = GAME_TAGS[tag["tag"]] if tag is not None else KEYWORD_GAMES[keyword["tag"]] if keyword else None
         if tagged is not None and tagged != game:
             reference = _expanded_for(text, reference, tagged)
         suffix = _VERSION_SUFFIX.match(text, reference.end)
@@ -301,6 +307,7 @@ GRAMMAR = {
     "join_keyword": _JOIN_KEYWORD,
     "version_before": _VERSION_BEFORE,
     "game_tag": _GAME_TAG,
+    "keyword_game": _KEYWORD_GAME,
     "version_suffix": _VERSION_SUFFIX,
 }
 TABLES = {
@@ -308,5 +315,54 @@ TABLES = {
     "version_before_window": _VERSION_BEFORE_WINDOW,
     "tag_window": _TAG_WINDOW,
     "game_tags": GAME_TAGS,
+    "keyword_games": KEYWORD_GAMES,
     "skip_letters": {game or "": letters for game, letters in _SKIP_LETTERS.items()},
 }
+
+
+# Tournament documents in notes: ``MTR 3.10``, ``IPG 2.1 (Missed Trigger)``, ``競技イベント運営ルール 10.2``,
+# ``運営ルール10.2``: a document's tag (games.DOCUMENTS) and a section number (one or two parts).
+# An infraction named in brackets, ``〔ゲーム上の誤り ─ 過剰なカードを引いた〕``, is a reference too; which
+# section it names is a question for the data (``kb.sections``), not for the grammar.
+SECTION_TAGS = {tag: key for key, kind in DOCUMENTS.items() if kind.numbering == "section" for tag in kind.tags}
+_SECTION_TAG = "|".join(re.escape(tag) for tag in sorted(SECTION_TAGS, key=lambda t: (-len(t), t)))
+_SECTION_REFERENCE = re.compile(
+    rf"(?<![A-Za-z0-9_])(?P<tag>{_SECTION_TAG})[ \t\u3000]*(?:(?ai:section|sec\.)[ \t]*|§[ \t]*)?"
+    rf"(?P<number>{_D}{{1,2}}(?:{_DOT}{_D}{{1,2}})?)(?!{_D}|{_DOT}{_D})"
+    r"(?:[ \t]*[(（](?P<name>[^()（）\n]{1,60})[)）])?"
+)
+_BRACKETED_NAME = re.compile(r"〔(?P<name>[^〔〕\n]{1,80})〕")
+
+
+@dataclass(frozen=True)
+class SectionReference:
+    """A tournament document's section named in a note: by tag and number (``game``, ``document``,
+    ``number`` known) or by an infraction's name in brackets (``name`` only; the data decides)."""
+
+    start: int
+    end: int
+    raw: str
+    game: str | None
+    document: str | None
+    number: str | None
+    name: str | None
+
+
+def find_section_references(text: str) -> list[SectionReference]:
+    """Every section reference in ``text``, in order: tagged numbers, then bracketed names between them."""
+    found = []
+    for match in _SECTION_REFERENCE.finditer(text):
+        game, document = SECTION_TAGS[match["tag"]]
+        number = fold_width(match["number"]).rstrip(".")
+        found.append(SectionReference(match.start(), match.end(), match.group(), game, document, number,
+                                      match["name"]))
+    taken = [(r.start, r.end) for r in found]
+    for match in _BRACKETED_NAME.finditer(text):
+        if not any(start < match.end() and match.start() < end for start, end in taken):
+            found.append(SectionReference(match.start(), match.end(), match.group(), None, None, None,
+                                          match["name"]))
+    return sorted(found, key=lambda r: r.start)
+
+
+SECTION_GRAMMAR = {"section_reference": _SECTION_REFERENCE, "bracketed_name": _BRACKETED_NAME}
+SECTION_TABLES = {"section_tags": {tag: list(key) for tag, key in SECTION_TAGS.items()}}

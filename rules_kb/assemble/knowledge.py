@@ -68,7 +68,7 @@ class KnowledgeReport:
 def build_knowledge(corpus: Path, cache_dir: Path | None = None, report: KnowledgeReport | None = None) -> Knowledge:
     """Ingest the corpus and build the catalog and graph; with ``cache_dir``, reuse cached work."""
     from rules_kb.compare.lineage import trace_lineage
-    from rules_kb.ingest.curated import load_analogues, load_forced_matches, load_terms
+    from rules_kb.ingest.curated import load_analogues, load_forced_matches, load_section_analogues, load_terms
     from rules_kb.kb.catalog import build_catalog
     from rules_kb.kb.graph import build_graph
 
@@ -79,7 +79,8 @@ def build_knowledge(corpus: Path, cache_dir: Path | None = None, report: Knowled
     if cache_dir is not None:
         align_adjacent(catalog, forced, cache_dir, report)  # fills the catalog's alignment cache
     lineage = trace_lineage(catalog, forced)
-    graph, unresolved = build_graph(catalog, load_analogues(corpus), load_terms(corpus), lineage)
+    graph, unresolved = build_graph(catalog, load_analogues(corpus), load_terms(corpus), lineage,
+                                    load_section_analogues(corpus))
     return Knowledge(catalog, graph, unresolved, forced)
 
 

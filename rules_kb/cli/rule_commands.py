@@ -72,8 +72,11 @@ def run_show(args: argparse.Namespace) -> int:
 
     from rules_kb.ask.arguments import rule_argument
     from rules_kb.ask.glossary import looks_like_name
+    from rules_kb.cli.section_commands import show_sections
     from rules_kb.errors import RuleNotFound
 
+    if (shown := show_sections(args)) is not None:  # `show "MTR 3.10"`, `show 'Hidden Card Error'`
+        return shown
     try:
         rule_argument(args.rule)
     except RuleNotFound:  # no reference at all (``5072a`` is one mistyped, and says so)

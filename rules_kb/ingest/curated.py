@@ -20,6 +20,8 @@ ANALOGUES = "analogues.toml"
 TERMS = "terms.toml"
 FORCED_MATCHES = "forced-matches.toml"
 CORRESPONDENCES = "correspondences.toml"
+SECTION_ANALOGUES = "tournament-analogues.toml"
+SECTION_RELATIONS = ("same", "partial", "dm-only", "ipg-only")
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,34 @@ def load_analogues(corpus: Path) -> list[Analogue]:
     return [Analogue(_number(path, i, entry["dm"]), _number(path, i, entry["mtg"]),
                      tuple(entry["mtg_versions"]), entry["evidence"])
             for i, entry in _entries(path, "analogue", ("dm", "mtg", "mtg_versions", "evidence"))]
+
+
+@dataclass(frozen=True)
+class SectionAnalogue:
+    """A section of Duel Masters' penalty guideline and the IPG section it was modelled on; one side
+    is empty for an infraction only one game has. ``differs`` says what is not the same."""
+
+    dm: str
+    mtg_document: str
+    mtg: str
+    relation: str
+    evidence: str
+    differs: str
+
+
+def load_section_analogues(corpus: Path) -> list[SectionAnalogue]:
+    """``corpus/tournament-analogues.toml``: ``mtg = "ipg:2.1"`` names the document and the section."""
+    path = corpus / SECTION_ANALOGUES
+    out = []
+    for i, entry in _entries(path, "analogue", ("dm", "mtg", "relation", "evidence")):
+        document, _, number = str(entry["mtg"]).rpartition(":")
+        relation = entry["relation"]
+        if relation not in SECTION_RELATIONS or (not entry["dm"] and not number) or (number and not document):
+            raise ManifestError(str(path), f"entry {i}: needs dm or mtg (as document:number) and a relation "
+                                           f"among {', '.join(SECTION_RELATIONS)}")
+        out.append(SectionAnalogue(str(entry["dm"]), document, number, relation, entry["evidence"],
+                                   entry.get("differs", "")))
+    return out
 
 
 def load_terms(corpus: Path) -> list[CuratedTerm]:

@@ -12,6 +12,8 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from rules_kb.games import CR
+from rules_kb.kb.sections import SectionCatalog, build_section_catalog
 from rules_kb.model import BEFORE, ParsedDocument, RuleText
 from rules_kb.numbers import RuleNumber
 
@@ -73,6 +75,8 @@ class Catalog:
     texts: dict[tuple[str, str, str], dict[RuleNumber, list[RuleText]]]
     alignments: AlignmentMemo = field(default_factory=AlignmentMemo, repr=False, compare=False)
     """What the aligner has aligned and composed (``AlignmentMemo``)."""
+    sections: SectionCatalog = field(default_factory=SectionCatalog, repr=False, compare=False)
+    """The tournament documents' sections, every version (``kb.sections``)."""
 
     def version_labels(self, game: str, lang: str) -> list[str]:
         """Labels of one game and language, oldest first.
@@ -130,6 +134,8 @@ def build_catalog(documents: list[ParsedDocument]) -> Catalog:
     versions: dict[tuple[str, str, str], VersionInfo] = {}
     texts: dict[tuple[str, str, str], dict[RuleNumber, list[RuleText]]] = defaultdict(lambda: defaultdict(list))
     for parsed in documents:
+        if parsed.meta.document != CR:  # a tournament document: its sections are the section catalog's
+            continue
         for version in parsed.versions:
             info = versions.setdefault((version.game, version.lang, version.label),
                                        VersionInfo(version.game, version.lang, version.label, version.date))
@@ -148,4 +154,4 @@ def build_catalog(documents: list[ParsedDocument]) -> Catalog:
                 info.documents.append(parsed.meta.id)
             texts[key][rule.number].append(rule)
     return Catalog({d.meta.id: d for d in documents}, versions,
-                   {k: dict(v) for k, v in texts.items()})
+                   {k: dict(v) for k, v in texts.items()}, sections=build_section_catalog(documents))

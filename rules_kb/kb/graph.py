@@ -28,24 +28,17 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import networkx as nx
 
-from rules_kb.ingest.curated import Analogue, CuratedTerm
+from rules_kb.ingest.curated import Analogue, CuratedTerm, SectionAnalogue
 from rules_kb.kb.catalog import Catalog
 from rules_kb.kb.ids import doc_id, rule_id, term_id, text_id, version_id
+from rules_kb.kb.nodes import Unresolved, ensure_rule
+from rules_kb.kb.section_graph import add_sections
 from rules_kb.model import RuleText, span_extent
 from rules_kb.numbers import RuleNumber
 from rules_kb.refs import find_references
 
 # Residue kinds whose citations count as discussion of a rule (contents lists do not).
 DISCUSSION_KINDS = ("commentary", "footnote", "table")
-
-
-@dataclass(frozen=True)
-class Unresolved:
-    """A citation that names a rule existing in no version of its game."""
-
-    source: str  # node id of the citing text or term
-    number: str
-    raw: str
 
 
 @dataclass(frozen=True)
@@ -68,7 +61,8 @@ class Lineage:
 
 
 def build_graph(catalog: Catalog, analogues: list[Analogue] = (), terms: list[CuratedTerm] = (),
-                lineage: Lineage | None = None) -> tuple[nx.MultiDiGraph, list[Unresolved]]:
+                lineage: Lineage | None = None, section_analogues: list[SectionAnalogue] = (),
+                ) -> tuple[nx.MultiDiGraph, list[Unresolved]]:
     """Build every node and edge kind; return the graph and the citations that resolve nowhere.
 
     Without a ``lineage`` (``compare.lineage.trace_lineage``) texts are not linked across versions.
@@ -93,19 +87,8 @@ def build_graph(catalog: Catalog, analogues: list[Analogue] = (), terms: list[Cu
         graph.add_edge(text_id(move.old), text_id(move.new), kind="renumbered", from_version=move.old.version,
                        to_version=move.new.version, old=str(move.old.number), new=str(move.new.number),
                        similarity=round(move.similarity, 3), forced=move.forced)
+    unresolved += add_sections(graph, catalog, section_analogues)
     return graph, unresolved
-
-
-def ensure_rule(graph: nx.MultiDiGraph, game: str, number: RuleNumber) -> str:
-    """Add the rule node and its ancestors with ``contains`` edges; return its id."""
-    node = rule_id(game, number)
-    if node in graph:
-        return node
-    graph.add_node(node, kind="rule", game=game, number=str(number))
-    parent = number.parent
-    if parent is not None:
-        graph.add_edge(ensure_rule(graph, game, parent), node, kind="contains")
-    return node
 
 
 def _add_documents_and_versions(graph: nx.MultiDiGraph, catalog: Catalog) -> None:
@@ -265,4 +248,4 @@ def _add_curated_terms(graph: nx.MultiDiGraph, terms: list[CuratedTerm]) -> None
                        since=term.since, translation=term.translation, evidence=term.evidence)
 
 
-__all__ = ["Unresolved", "build_graph", "doc_id", "rule_id", "term_id", "text_id", "version_id"]
+__all__ = ["Unresolved", "build_graph", "doc_id", "ensure_rule", "rule_id", "term_id", "text_id", "version_id"]

@@ -30,3 +30,13 @@ def doc_id(document: str) -> str:
 
 def term_id(game: str, lang: str, term: str) -> str:
     return f"term:{game}:{lang}:{term}"
+
+
+def section_id(game: str, document: str, number: str) -> str:
+    """A tournament document's section, whatever version: ``section:mtg:ipg:2.1``."""
+    return f"section:{game}:{document}:{number}"
+
+
+def section_text_id(game: str, document: str, lang: str, version: str, number: str) -> str:
+    """What one version of a tournament document says in one section: ``sectiontext:mtg:ipg:en:2024-09-23:2.1``."""
+    return f"sectiontext:{game}:{document}:{lang}:{version}:{number}"

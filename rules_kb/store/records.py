@@ -20,6 +20,8 @@ from rules_kb.model import (
     ParsedDocument,
     Residue,
     RuleText,
+    Section,
+    SectionPart,
     Term,
     Version,
 )
@@ -67,7 +69,22 @@ def document_record(parsed: ParsedDocument) -> dict:
         "residue": [[r.text, r.spans, r.kind, list(r.cites), list(r.marks), r.level] for r in parsed.residue],
         "anomalies": [[a.document, a.position, a.code, a.message, a.decision] for a in parsed.anomalies],
         "versions": [[v.game, v.lang, v.label, v.date, v.kind] for v in parsed.versions],
+        "sections": [section_record(s) for s in parsed.sections],
     }
+
+
+def section_record(section: Section) -> dict:
+    """A tournament document's section with every span (``Section.to_record`` keeps only the extent)."""
+    return {**{key: value for key, value in section.__dict__.items() if key not in ("parts", "cites")},
+            "parts": [[p.label, p.heading, p.text, p.spans] for p in section.parts],
+            "cites": [list(cite) for cite in section.cites]}
+
+
+def section_from_record(data: dict) -> Section:
+    return Section(**{**data, "spans": _spans(data["spans"]),
+                      "parts": [SectionPart(label, heading, text, _spans(spans))
+                                for label, heading, text, spans in data["parts"]],
+                      "cites": [(kind, target) for kind, target in data["cites"]]})
 
 
 def document_from_record(data: dict) -> ParsedDocument:
@@ -84,6 +101,7 @@ def document_from_record(data: dict) -> ParsedDocument:
                  for text, spans, kind, cites, marks, level in data["residue"]],
         anomalies=[Anomaly(*a) for a in data["anomalies"]],
         versions=[Version(*v) for v in data["versions"]],
+        sections=[section_from_record(s) for s in data.get("sections", ())],
     )
 
 

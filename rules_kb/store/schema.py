@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 
-FORMAT = "rules-kb-store 4"
+FORMAT = "rules-kb-store 5"
 
 DDL = """
 CREATE TABLE meta (            -- format, input key, counts, corpus file stats
@@ -36,6 +36,10 @@ CREATE TABLE terms (           -- glossary entries
 CREATE TABLE residue (         -- what is not rules (commentary passages explain reads), per document
     document TEXT, position INTEGER, kind TEXT, text TEXT, level INTEGER, marks TEXT, cites TEXT,
     spans TEXT, digest TEXT NOT NULL, PRIMARY KEY (document, position));
+CREATE TABLE sections (        -- the tournament documents' sections (MTR, IPG, 競技イベント運営ルール), every version
+    game TEXT, document TEXT, lang TEXT, version TEXT, number TEXT, position INTEGER,  -- document order
+    record TEXT,               -- the whole section as JSON (store.records.section_record)
+    digest TEXT NOT NULL, PRIMARY KEY (game, document, lang, version, number));
 CREATE TABLE anomalies (
     document TEXT, position INTEGER, code TEXT, message TEXT, decision TEXT, digest TEXT NOT NULL);
 CREATE TABLE nodes (           -- graph nodes other than rule texts (rule:, version:, doc:, term:)

@@ -17,9 +17,11 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from rules_kb.kb.catalog import AlignmentMemo, Catalog, VersionInfo
-from rules_kb.model import DocumentMeta, Example, Residue, RuleText
+from rules_kb.kb.sections import SectionCatalog
+from rules_kb.model import DocumentMeta, Example, Residue, RuleText, Section
 from rules_kb.numbers import RuleNumber
 from rules_kb.store.read import Store, StoreDamaged
+from rules_kb.store.records import section_from_record
 
 if TYPE_CHECKING:
     from rules_kb.ingest.curated import ForcedMatch
@@ -267,6 +269,21 @@ def _lazy(texts: StoreTexts, key: tuple[str, str, str]) -> Callable[[RuleNumber]
     return lambda number: LazyText(number, rules)
 
 
+class StoreSections(SectionCatalog):
+    """The section catalog over the store, read whole on first use (a few hundred rows)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    @cached_property
+    def texts(self) -> dict[tuple[str, str, str, str], dict[str, Section]]:  # type: ignore[override]
+        found: dict[tuple[str, str, str, str], dict[str, Section]] = {}
+        for game, document, lang, version, number, _, record in self.store.rows(
+                "SELECT * FROM sections ORDER BY game, document, lang, version, position"):
+            found.setdefault((game, document, lang, version), {})[number] = section_from_record(json.loads(record))
+        return found
+
+
 class StoreCatalog(Catalog):
     """A ``Catalog`` over the store: versions loaded whole (they are few), the rest on demand."""
 
@@ -280,6 +297,7 @@ class StoreCatalog(Catalog):
                 holding.append((first_rule, (game, lang, label)))
         super().__init__(StoreDocuments(store), versions, StoreTexts(store, [key for _, key in sorted(holding)]))
         self.alignments = StoreAlignments(store, self)
+        self.sections = StoreSections(store)
         self.store = store
 
     def numbers_of(self, game: str) -> list[RuleNumber]:

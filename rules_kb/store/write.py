@@ -13,7 +13,7 @@ from rules_kb.compare.similarity import comparable_text, word_set
 from rules_kb.errors import OutputError
 from rules_kb.kb.catalog import Catalog
 from rules_kb.kb.ids import text_id
-from rules_kb.store.records import alignment_parts, alignment_record, forced_record
+from rules_kb.store.records import alignment_parts, alignment_record, forced_record, section_record
 from rules_kb.store.schema import DDL, FORMAT, INDEXES, row_digest
 
 HEAVY_TEXT_ATTRS = ("text", "title", "examples")  # a text node's words live in rule_texts, once
@@ -122,6 +122,10 @@ def _fill(db: sqlite3.Connection, catalog: Catalog, graph, alignments: list[Alig
     counts["residue"] = _insert(db, "residue", (
         (d.meta.id, i, r.kind, r.text, r.level, _json(list(r.marks)), _json(list(r.cites)), _json(r.spans))
         for d in documents for i, r in enumerate(d.residue)))
+    counts["sections"] = _insert(db, "sections", (
+        (*key, number, position, _json(section_record(section)))
+        for key, sections in sorted(catalog.sections.texts.items())
+        for position, (number, section) in enumerate(sections.items())))
     counts["anomalies"] = _insert(db, "anomalies", (
         (a.document, a.position, a.code, a.message, a.decision) for d in documents for a in d.anomalies))
     attrs_json = _AttrsJson()

@@ -32,7 +32,9 @@
       const found = [];
       for (let reference of findReferences(text, game)) {
         const tag = search("game_tag", text, Math.max(0, reference.start - T.tag_window), reference.start);
-        const tagged = tag !== null ? T.game_tags[tag.groups.tag] : null;
+        const keyword = matchAt("keyword_game", reference.raw, 0);
+        const tagged = tag !== null ? T.game_tags[tag.groups.tag]
+          : keyword !== null ? T.keyword_games[keyword.groups.tag] : null;
         if (tagged !== null && tagged !== game) reference = expandedFor(text, reference, tagged);
         const suffix = matchAt("version_suffix", text, reference.end);
         const start = tag !== null ? tag.index : reference.start;

@@ -1,0 +1,54 @@
+"""A tournament document's section as terminal text (``show "IPG 2.1"``, ``show 誘発忘れ``).
+
+Formatting only: the answer (``ask.sections.SectionAnswer``) holds every fact; this decides the
+order a judge reads them in: what the section is and its penalty, its text and parts, then where
+it points and what points to it, then its counterpart in the other game.
+"""
+
+from __future__ import annotations
+
+from rules_kb.ask.sections import SectionAnswer, SectionLink, describe_document
+from rules_kb.games import GAME_SHORT_NAMES, document_kind
+
+
+def section_text(answer: SectionAnswer) -> str:
+    """One section: heading line, body, labelled parts, links out and in, analogues, versions."""
+    penalty = f"  [{answer.penalty}]" if answer.penalty else ""
+    lines = [f"{describe_document(answer.game, answer.document, answer.lang)} {answer.number} "
+             f"({answer.version}): {answer.title}{penalty}"]
+    if answer.text:
+        lines += ["", answer.text]
+    for label, heading, text in answer.parts:
+        if label == "penalty":
+            continue
+        lines += ["", heading.rstrip("：:") if heading else label.replace("-", " ").capitalize()]
+        lines += [f"  {line}" for line in text.splitlines()]
+    if answer.children:
+        lines += ["", "Subsections:"] + [f"  {number}  {title}" for number, title in answer.children]
+    if answer.cites:
+        lines += ["", "Cites:"] + [f"  {_link_line(link)}" for link in answer.cites]
+    if answer.cited_by:
+        lines += ["", "Cited by:"] + [f"  {_link_line(link)}" for link in answer.cited_by]
+    for link in answer.analogues:
+        lines += ["", f"Analogue ({link.relation}): {_link_line(link)}"]
+        if link.evidence:
+            lines.append(f"  evidence: {link.evidence}")
+        if link.differs:
+            lines.append(f"  differs: {link.differs}")
+    versions = ", ".join(answer.versions)
+    lines += ["", f"Versions: {versions}", f"Permalink: {answer.path}  (this version: {answer.pinned})"]
+    return "\n".join(lines)
+
+
+def _link_line(link: SectionLink) -> str:
+    if link.document == "cr":
+        where = {"as-of": f"as of {link.version}", "other-version": "not in the release in force then",
+                 "unresolved": "in no release of the corpus"}.get(link.relation, link.version)
+        return f"{GAME_SHORT_NAMES[link.game]} CR {link.number} ({where}) - cited as \"{link.raw}\""
+    kind = document_kind(link.game, link.document)
+    title = f" {link.title}" if link.title else ""
+    return f"{GAME_SHORT_NAMES[link.game]} {kind.short} {link.number}{title}"
+
+
+def sections_list_text(answers: list[SectionAnswer]) -> str:
+    return "\n\n".join(section_text(a) for a in answers)
