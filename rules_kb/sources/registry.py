@@ -20,6 +20,7 @@ from rules_kb.sources.fandom import module, text
 from rules_kb.sources.mtg_cr import release
 from rules_kb.sources.mtg_rulings import rulings
 from rules_kb.sources.pukiwiki import page
+from rules_kb.sources.tournament import duel_masters, magic
 
 Parser = Callable[[str, DocumentMeta], ParsedDocument]
 
@@ -41,6 +42,10 @@ FORMATS: dict[str, SourceFormat] = {
     "mtg-rulings": SourceFormat(rulings.parse, rulings.sniff, "mtg", kind="rulings"),
     "dm-rulebook": SourceFormat(rulebook.parse, rulebook.sniff, "dm"),
     "mtg-cr": SourceFormat(release.parse, release.sniff, "mtg"),
+    "mtg-mtr": SourceFormat(magic.parse_mtr, magic.sniff_mtr, "mtg", document="mtr"),
+    "mtg-ipg": SourceFormat(magic.parse_ipg, magic.sniff_ipg, "mtg", document="ipg"),
+    "dm-competition": SourceFormat(duel_masters.parse_competition, duel_masters.sniff_competition, "dm",
+                                   document="competition"),
 }
 
 

@@ -1,0 +1,51 @@
+"""A tournament document's text as paragraphs with spans, the unit every later step classifies.
+
+``read_pdf`` gives English paragraphs one a line; Japanese text keeps its printed lines, a line
+ending a paragraph ending with a space (as the publisher's own text extraction does), so
+Japanese lines are gathered up to that space or a blank line and joined with no space.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rules_kb.model import Span
+from rules_kb.sources.common import iter_lines
+
+# A Japanese line that opens a list item opens a paragraph even when the line before it does not
+# end with the paragraph's space (the lists of DM 4.5: ``1．単独のプレイヤーによる任意のループ``).
+_JA_ITEM = re.compile(r"(?:[0-9０-９]{1,2}[.．](?![0-9０-９])|[•・※]|[(（][A-ZＡ-Ｚ0-9０-９][)）])")
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    text: str
+    spans: tuple[Span, ...]
+
+    @property
+    def start(self) -> int:
+        return self.spans[0][0]
+
+
+def read_paragraphs(text: str, *, japanese: bool) -> list[Paragraph]:
+    """Every paragraph of ``text`` in order; whitespace-only lines separate and belong to none."""
+    paragraphs: list[Paragraph] = []
+    pending: list[tuple[str, Span]] = []
+
+    def close() -> None:
+        if pending:
+            paragraphs.append(Paragraph("".join(piece for piece, _ in pending), tuple(s for _, s in pending)))
+            pending.clear()
+
+    for line in iter_lines(text):
+        if not line.stripped:
+            close()
+            continue
+        if japanese and _JA_ITEM.match(line.stripped):
+            close()
+        pending.append((line.stripped, line.span()))
+        if not japanese or line.text.endswith((" ", "\u3000")):
+            close()
+    close()
+    return paragraphs
