@@ -135,5 +135,5 @@ def addition_lines(addition, anomalies: bool = False) -> list[str]:
         counts = ", ".join(f"{n} {k}" for k, n in addition.changes.counts().items())
         lines.append(f"  against {addition.previous}: {counts}")
     else:
-        lines.append("  no earlier complete version of this game and language to compare with")
+        lines.append("  no earlier complete version of this document and language to compare with")
     return lines

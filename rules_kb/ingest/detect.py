@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from rules_kb.errors import ParseError
+from rules_kb.games import DOCUMENTS
 from rules_kb.model import DocumentMeta
 
 # A format must be at least this sure of itself, and clearly ahead of the runner-up.
@@ -50,6 +51,14 @@ def detect_languages(text: str) -> tuple[str, ...]:
     return tuple(lang for _, lang in found) or ("en",)
 
 
+def _published_in(detected: tuple[str, ...], game: str, document: str) -> tuple[str, ...]:
+    """The detected languages a document is published in (English words in a Japanese-only document
+    are quotations), else the first it is published in."""
+    kind = DOCUMENTS.get((game, document))
+    langs = kind.langs if kind is not None else detected
+    return tuple(lang for lang in detected if lang in langs) or langs[:1]
+
+
 def describe_file(path: Path, data: bytes, text: str, *, format_name: str | None = None,
                   game: str | None = None, languages: tuple[str, ...] | None = None,
                   versions: tuple[str, ...] = (), dates: tuple[str, ...] = ()) -> DocumentMeta:
@@ -64,7 +73,7 @@ def describe_file(path: Path, data: bytes, text: str, *, format_name: str | None
         file=str(path),
         sha256=hashlib.sha256(data).hexdigest(),
         game=game or source.game,
-        languages=languages or detect_languages(text),
+        languages=languages or _published_in(detect_languages(text), game or source.game, source.document),
         format=fmt,
         kind=source.kind,
         document=source.document,

@@ -114,8 +114,8 @@ def plan_addition(corpus: Path, path: Path, *, game: str | None = None, lang: st
     if label is None:
         raise SourceError(str(path), "the text states no version: pass --version")
     for other in existing:
-        if (other.game == guess.game and other.kind == guess.kind and label in other.versions
-                and set(other.languages) & set(languages)):
+        if (other.game == guess.game and other.document == guess.document and other.kind == guess.kind
+                and label in other.versions and set(other.languages) & set(languages)):
             raise ManifestError(str(path), f"version {label} of {guess.game} {'+'.join(languages)} is already in the "
                                            f"corpus as {other.id}; pass --version to label this file differently")
     the_date = date or (dates[0] if dates else None)
@@ -189,7 +189,7 @@ def _compare_with_previous(corpus: Path, existing: list[DocumentMeta], addition:
     """
     meta = addition.meta
     same = [m for m in existing if m.game == meta.game and set(m.languages) & set(meta.languages)
-            and m.kind == meta.kind]
+            and m.kind == meta.kind and m.document == meta.document]
     if not same:
         return
     if not _compare_within(corpus, same, addition, same_release_check, _neighbours(same, meta)):

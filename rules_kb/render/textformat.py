@@ -306,8 +306,10 @@ def summarise(item: Ingested) -> str:
     parsed = item.parsed
     residue = sum(len(r.text) for r in parsed.residue)
     examples = sum(len(r.examples) for r in parsed.rules)
+    held = (f"{len(parsed.sections)} sections, {sum(len(s.parts) for s in parsed.sections)} parts"
+            if parsed.sections else f"{len(parsed.rules)} rules, {examples} examples, {len(parsed.terms)} terms")
     return (
-        f"{parsed.meta.id}: {len(parsed.rules)} rules, {examples} examples, {len(parsed.terms)} terms, "
+        f"{parsed.meta.id}: {held}, "
         f"{len(parsed.anomalies)} anomalies, {residue} residue chars, "
         f"{item.accounting.percent:.2f}% accounted"
     )
@@ -319,6 +321,8 @@ def model_lines(results: Iterable[Ingested]) -> Iterable[str]:
         parsed = item.parsed
         for rule in parsed.rules:
             yield _dump({"record": "rule", **rule.to_record()})
+        for section in parsed.sections:
+            yield _dump({"record": "section", **section.to_record()})
         for term in parsed.terms:
             yield _dump({"record": "term", "game": term.game, "lang": term.lang, "version": term.version,
                          "term": term.term, "definition": term.definition, "document": parsed.meta.id,
