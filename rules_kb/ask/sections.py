@@ -222,4 +222,4 @@ def sections_citing_rule(knowledge: Knowledge, game: str, number: str) -> list[S
 
 def describe_document(game: str, document: str, lang: str) -> str:
     """``Magic IPG`` / ``Duel Masters 競技イベント運営ルール``: a section's document in a CLI line."""
-    return f"{GAME_SHORT_NAMES[game]} {document_kind(game, document).name(lang)}"
+    return f"{GAME_SHORT_NAMES[game]} {document_kind(game, document).short}"

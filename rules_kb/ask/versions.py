@@ -84,6 +84,8 @@ class VersionRow(Record):
     kinds: tuple[str, ...]
     documents: tuple[str, ...]
     rules: int
+    document: str = "cr"
+    """Which of the game's documents (``games.DOCUMENTS``); a tournament document counts sections in ``rules``."""
 
 
 def version_rows(knowledge: Knowledge, game: str | None = None, lang: str | None = None) -> list[VersionRow]:
@@ -98,6 +100,20 @@ def version_rows(knowledge: Knowledge, game: str | None = None, lang: str | None
             info = catalog.versions[(g, lg, label)]
             rows.append(VersionRow(g, lg, label, info.date, info.complete, tuple(sorted(info.kinds)),
                                    tuple(info.documents), counts(g, lg, label)))
+    return rows + _section_rows(knowledge, game, lang)
+
+
+def _section_rows(knowledge: Knowledge, game: str | None, lang: str | None) -> list[VersionRow]:
+    """The tournament documents' versions (each a whole document: complete), after the rules'."""
+    sections = knowledge.catalog.sections
+    rows = []
+    for g, document, lg in sections.documents():
+        if (game and g != game) or (lang and lg != lang):
+            continue
+        for label in sections.labels(g, document, lg):
+            held = sections.sections_in(g, document, lg, label)
+            sources = tuple(dict.fromkeys(s.document_id for s in held.values()))
+            rows.append(VersionRow(g, lg, label, label, True, ("full",), sources, len(held), document))
     return rows
 
 

@@ -21,7 +21,8 @@ from rules_kb.notes.index import note_index
 from rules_kb.notes.link import FOOTNOTE_LINE
 from rules_kb.notes.markup import MARK_END, MARK_START, MARK_ZERO, SKIPPED, UNLOCATED
 from rules_kb.notes.protect import FOOTNOTE_MARK, MASK, PROTECTED, protected_pattern
-from rules_kb.refs import GRAMMAR, TABLES
+from rules_kb.refs import GRAMMAR, SECTION_GRAMMAR, SECTION_TABLES, TABLES
+from rules_kb.sources.tournament.names import SEPARATORS
 
 GRAMMAR_FILE = "assets/link-grammar.js"
 DATA_FILE = "assets/link-data.js"
@@ -48,14 +49,15 @@ def _write(path: Path, text: str) -> None:
 
 def link_grammar() -> dict:
     """Every pattern the page needs as ``[source, flags]`` in JavaScript syntax, and the tables."""
-    patterns = {name: export_pattern(pattern.pattern, pattern.flags) for name, pattern in GRAMMAR.items()}
+    patterns = {name: export_pattern(pattern.pattern, pattern.flags)
+                for name, pattern in {**GRAMMAR, **SECTION_GRAMMAR}.items()}
     for fmt in PROTECTED:
         patterns[f"protected_{fmt}"] = export_pattern(protected_pattern(fmt), re.M)
     patterns["footnote_mark"] = export_pattern(FOOTNOTE_MARK, 0)
     patterns["footnote_line"] = export_pattern(FOOTNOTE_LINE.pattern, FOOTNOTE_LINE.flags)
     return {
         "patterns": patterns,
-        "tables": TABLES,
+        "tables": {**TABLES, **SECTION_TABLES, "separators": SEPARATORS},
         "mask": MASK,
         "skipped_elements": sorted(SKIPPED),
         "markers": {"start": MARK_START, "end": MARK_END, "zero": MARK_ZERO},

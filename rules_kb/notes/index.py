@@ -20,6 +20,7 @@ from rules_kb.games import GAME_SHORT_NAMES, LANGS_FIRST
 from rules_kb.ingest.corpus import load_manifest, read_document_bytes
 from rules_kb.kb.catalog import BEFORE, VersionInfo
 from rules_kb.links import PROBE, pinned_rule, rule_page, url_template
+from rules_kb.notes.sections import section_index
 
 # The language a game's rules are published in comes first: a pinned link prefers it.
 # A number that no label or section can contain; replaced by placeholders in URL templates.
@@ -50,7 +51,8 @@ def note_index(knowledge: Knowledge) -> dict:
             "pinned": url_template(pinned_rule(info.game, info.lang, info.label, PROBE)),
             "numbers": sorted(position[str(number)] for number in rules),
         })
-    return {"games": games, "versions": versions, "languages": LANGS_FIRST, "names": GAME_SHORT_NAMES}
+    return {"games": games, "versions": versions, "languages": LANGS_FIRST, "names": GAME_SHORT_NAMES,
+            "sections": section_index(catalog.sections)}
 
 
 def _numbers_in(catalog, info: VersionInfo) -> list[str] | dict:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from rules_kb.notes.index import NoteIndex
 from rules_kb.notes.protect import FOOTNOTE_MARK, mask_protected
 from rules_kb.notes.resolve import LinkOptions, resolve
-from rules_kb.refs import NoteReference, find_note_references
+from rules_kb.refs import NoteReference, SectionReference, find_note_references, find_section_references
 
 FORMATS = ("md", "html", "text")
 _FOOTNOTE_MARK = re.compile(FOOTNOTE_MARK)
@@ -43,9 +43,15 @@ def line_and_column(text: str, offset: int) -> tuple[int, int]:
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
-def find_in(text: str, fmt: str, options: LinkOptions) -> list[NoteReference]:
-    """References outside the format's protected parts (HTML text nodes use ``"html"``)."""
-    return find_note_references(mask_protected(text, fmt), game=options.game)
+def find_in(text: str, fmt: str, options: LinkOptions) -> list[NoteReference | SectionReference]:
+    """References outside the format's protected parts (HTML text nodes use ``"html"``): rules, and
+    tournament sections where no rule reference stands, in order."""
+    masked = mask_protected(text, fmt)
+    rules = find_note_references(masked, game=options.game)
+    taken = [(r.start, r.end) for r in rules]
+    sections = [s for s in find_section_references(masked)
+                if not any(start < s.end and s.start < end for start, end in taken)]
+    return sorted([*rules, *sections], key=lambda r: r.start)
 
 
 def link_note(text: str, fmt: str, options: LinkOptions, index: NoteIndex) -> LinkedNote:

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from rules_kb.games import GAME_SHORT_NAMES, LANGS_FIRST
 from rules_kb.links import fill
 from rules_kb.notes.index import NoteIndex, NoteVersion
+from rules_kb.notes.sections import resolve_section
 from rules_kb.numbers import RuleNumber
-from rules_kb.refs import NoteReference
+from rules_kb.refs import NoteReference, SectionReference
 
 
 @dataclass(frozen=True)
@@ -35,11 +36,16 @@ class ItemLink:
     problem: str | None = None
 
 
-def resolve(reference: NoteReference, options: LinkOptions, index: NoteIndex) -> list[ItemLink]:
+def resolve(reference: NoteReference | SectionReference, options: LinkOptions, index: NoteIndex) -> list[ItemLink]:
     """Decide the game for the whole reference, then a URL or a problem for each item.
 
-    A range is linked only when every number in it exists; items of a list stand alone.
+    A range is linked only when every number in it exists; items of a list stand alone. A
+    tournament section is one item (``notes.sections``); a bracket that names nothing is no item.
     """
+    if isinstance(reference, SectionReference):
+        url, problem = resolve_section(reference, options.base_url, options.pin, options.as_of,
+                                       index.data.get("sections", []))
+        return [] if url is None and problem is None else [ItemLink(reference.start, reference.end, url, problem)]
     game = reference.game or options.game
     wanted = [str(number) for number in reference.numbers]
     if game is None:

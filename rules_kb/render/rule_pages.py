@@ -35,6 +35,7 @@ from rules_kb.render.neighbourhood import neighbourhood_html
 from rules_kb.render.notice_pages import has_notice_page
 from rules_kb.render.rule_notices import rule_notices
 from rules_kb.render.rule_text import rule_text_html
+from rules_kb.render.section_pages import rule_section_citations_html
 from rules_kb.render.site_data import SiteData
 from rules_kb.render.story_pages import STORY_GAMES, story_numbers
 from rules_kb.render.textformat import same_text_once
@@ -113,6 +114,7 @@ def rule_page(site: SiteData, game: str, number: RuleNumber, stories: set[RuleNu
              _trail(path, game, moves),
              _citations_out(site, path, game, number, texts),
              _citations_in(site, path, game, number),
+             rule_section_citations_html(site, path, game, number),
              _documents(site, path, game, number),
              _analogues(site, path, game, number),
              neighbourhood_html(site, path, game, number)]

@@ -403,16 +403,18 @@ def analogues_text(number: RuleNumber, found: Sequence) -> str:
 def versions_text(rows: Sequence) -> str:
     """``versions``' view: one heading per game and language, then one aligned line per version."""
     out: list[str] = []
-    groups: dict[tuple[str, str], list] = {}
+    groups: dict[tuple[str, str, str], list] = {}
     for row in rows:
-        groups.setdefault((row.game, row.lang), []).append(row)
-    for (game, lang), group in groups.items():
+        groups.setdefault((row.game, row.document, row.lang), []).append(row)
+    for (game, document, lang), group in groups.items():
         if out:
             out.append("")
-        out.append(f"{game} {lang}: {len(group)} versions, {sum(r.complete for r in group)} complete")
+        name = f"{game} {lang}" if document == "cr" else f"{game} {document} {lang}"
+        out.append(f"{name}: {len(group)} versions, {sum(r.complete for r in group)} complete")
         width = max(len(r.label) for r in group)
+        unit = "rules" if document == "cr" else "sections"
         for row in group:
             kind = "complete" if row.complete else "partial (" + ", ".join(row.kinds) + ")"
-            out.append(f"  {row.label:<{width}}  {row.date or '----------'}  {row.rules:>5} rules  {kind}  "
+            out.append(f"  {row.label:<{width}}  {row.date or '----------'}  {row.rules:>5} {unit}  {kind}  "
                        f"[{', '.join(row.documents)}]")
     return "\n".join(out or ["no versions"])

@@ -15,6 +15,7 @@ from rules_kb.render.glossary_pages import glossary_pages
 from rules_kb.render.html import Page
 from rules_kb.render.notice_pages import notice_pages
 from rules_kb.render.rule_pages import rule_pages
+from rules_kb.render.section_pages import section_site_pages
 from rules_kb.render.site_data import SiteData
 from rules_kb.render.story_pages import story_pages
 from rules_kb.render.version_pages import chapter_pages, game_pages, version_pages
@@ -35,4 +36,5 @@ PAGE_GENERATORS: tuple[Generator, ...] = (
     drift_pages,
     whats_new_pages,
     glossary_pages,
+    section_site_pages,
 )

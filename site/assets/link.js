@@ -86,6 +86,7 @@
       .replace("{anchor}", show(n));
 
     function resolve(reference, options) {
+      if (reference.section) return resolveSection(reference, options);
       let game = reference.game || options.game;
       const wanted = reference.numbers.map(show);
       if (game === null) {
@@ -213,8 +214,72 @@
       return !isNaN(d) && d.toISOString().slice(0, 10) === text;
     }
 
+    // ---------------------------------------------------------------- refs.find_section_references, notes.sections
+    function findSectionReferences(text) {
+      const found = [];
+      for (const m of text.matchAll(regex("section_reference", "g"))) {
+        const [game, documentId] = T.section_tags[m.groups.tag];
+        found.push({ start: m.index, end: end(m), raw: m[0], game: game, document: documentId,
+          number: fold(m.groups.number).replace(/\.$/, ""), name: m.groups.name === undefined ? null : m.groups.name });
+      }
+      const taken = found.map((r) => [r.start, r.end]);
+      for (const m of text.matchAll(regex("bracketed_name", "g"))) {
+        if (taken.some(([s, e]) => s < end(m) && m.index < e)) continue;
+        found.push({ start: m.index, end: end(m), raw: m[0], game: null, document: null, number: null, name: m.groups.name });
+      }
+      return found.sort((a, b) => a.start - b.start);
+    }
+
+    const separators = new RegExp("\\s*[" + T.separators + "]\\s*", "g");
+    const nameKey = (text) => text.normalize("NFKC").trim().replace(/^[〔〕[\]]+|[〔〕[\]]+$/g, "")
+      .replace(separators, "—").replace(/\s+/g, "").toLowerCase();
+
+    function resolveSection(reference, options) {
+      const documents = data.sections || [];
+      let doc = null, number = null;
+      if (reference.document === null) {
+        const key = nameKey(reference.name || "");
+        const hits = documents.filter((d) => key in d.names);
+        if (!hits.length) {
+          if (![...T.separators].some((s) => (reference.name || "").includes(s))) return [];
+          return [{ start: reference.start, end: reference.end, url: null,
+            problem: "no infraction or section named '" + reference.name + "' in the corpus" }];
+        }
+        if (hits.length > 1) {
+          return [{ start: reference.start, end: reference.end, url: null,
+            problem: "ambiguous: '" + reference.name + "' names a section of " + hits.length + " documents" }];
+        }
+        doc = hits[0];
+        number = doc.names[key];
+      } else {
+        doc = documents.find((d) => d.game === reference.game && d.document === reference.document) || null;
+        if (doc === null) return [{ start: reference.start, end: reference.end, url: null, problem: "no " + reference.raw.split(/\s/)[0] + " in the corpus" }];
+        number = reference.number;
+        if (!doc.versions.some((v) => v.numbers.includes(number))) {
+          return [{ start: reference.start, end: reference.end, url: null, problem: "no section " + number + " in " + doc.short }];
+        }
+      }
+      const asked = reference.name !== null && /^\d{4}-\d{2}-\d{2}$/.test(reference.name) ? reference.name : null;
+      const when = asked || options.pin || options.asOf;
+      const base = options.baseUrl.replace(/\/+$/, "");
+      if (when === null) return [{ start: reference.start, end: reference.end, url: base + doc.page.replace("{anchor}", number), problem: null }];
+      const labels = doc.versions.filter((v) => v.numbers.includes(number)).map((v) => v.label);
+      const chosen = labels.includes(when) ? when : labels.filter((l) => l <= when).sort().pop();
+      if (chosen === undefined) {
+        return [{ start: reference.start, end: reference.end, url: null,
+          problem: "no version of " + doc.short + " " + number + " in force on " + when + " in the corpus" }];
+      }
+      return [{ start: reference.start, end: reference.end, url: base + doc.pinned.replace("{anchor}", chosen) + "#" + number, problem: null }];
+    }
+
     // ---------------------------------------------------------------- notes.link
-    const findIn = (text, fmt, options) => findNoteReferences(maskProtected(text, fmt), options.game);
+    function findIn(text, fmt, options) {
+      const masked = maskProtected(text, fmt);
+      const rules = findNoteReferences(masked, options.game);
+      const sections = findSectionReferences(masked).map((r) => Object.assign(r, { section: true }))
+        .filter((s) => !rules.some((r) => r.start < s.end && s.start < r.end));
+      return rules.concat(sections).sort((a, b) => a.start - b.start);
+    }
 
     function linkNote(text, fmt, options) {
       if (fmt === "html") return linkHtml(text, options);
