@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from rules_kb import links
 from rules_kb.errors import RulesKbError
-from rules_kb.games import CR, GAME_SHORT_NAMES, document_kind
+from rules_kb.games import CR, DOCUMENTS, GAME_SHORT_NAMES, document_kind
 from rules_kb.kb.ids import rule_id, section_id, section_text_id
 from rules_kb.model import Record, Section
 from rules_kb.numbers import RuleNumber, fold_width
@@ -23,6 +23,7 @@ from rules_kb.sources.tournament.names import name_key
 
 if TYPE_CHECKING:
     from rules_kb.assemble.knowledge import Knowledge
+    from rules_kb.compare.sections import SectionRow
 
 
 class SectionNotFound(RulesKbError):
@@ -223,3 +224,28 @@ def sections_citing_rule(knowledge: Knowledge, game: str, number: str) -> list[S
 def describe_document(game: str, document: str, lang: str) -> str:
     """``Magic IPG`` / ``Duel Masters 競技イベント運営ルール``: a section's document in a CLI line."""
     return f"{GAME_SHORT_NAMES[game]} {document_kind(game, document).short}"
+
+
+def diff_sections(knowledge: Knowledge, game: str, document: str, lang: str | None, old: str,
+                  new: str) -> list[SectionRow]:
+    """Two versions of a tournament document compared section by section (``compare.sections``)."""
+    from rules_kb.ask.versions import nearest_labels
+    from rules_kb.compare.sections import compare_sections
+    from rules_kb.errors import UsageError
+
+    if (game, document) not in DOCUMENTS:
+        held = ", ".join(d for g, d in DOCUMENTS if g == game)
+        raise UsageError(f"{GAME_SHORT_NAMES[game]} publishes no document {document!r} (its documents: {held})")
+    catalog = knowledge.catalog.sections
+    lang = lang or document_kind(game, document).langs[0]
+    labels = catalog.labels(game, document, lang)
+    if not labels:
+        raise UsageError(f"no {document_kind(game, document).short} ({game} {lang}) in the corpus")
+    for label in (old, new):
+        if label not in labels:
+            raise UsageError(f"no version {label} of {document_kind(game, document).short} "
+                             f"(nearest: {', '.join(nearest_labels(label, labels))})")
+    if old == new:
+        raise UsageError(f"{old} is compared with itself: name two versions")
+    return compare_sections(catalog.sections_in(game, document, lang, old),
+                            catalog.sections_in(game, document, lang, new))

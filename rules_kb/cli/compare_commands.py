@@ -15,7 +15,7 @@ from rules_kb.cli.common import (
     note,
     print_text,
 )
-from rules_kb.games import GAMES, LANGS
+from rules_kb.games import CR, DOCUMENTS, GAMES, LANGS
 
 # Alignment and diffing are imported by the handlers that use them (not by show or history).
 
@@ -41,6 +41,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     diff.add_argument("--color", action="store_true",
                       help="colour deletions red and insertions green even in a pipe (default: on a terminal, "
                       "unless NO_COLOR is set)")
+    diff.add_argument("--document", choices=sorted({d for _, d in DOCUMENTS}), default=CR,
+                      help="which of the game's documents: cr, the comprehensive rules (default), or a tournament "
+                      "document (mtr, ipg, competition), compared section by section")
     diff.add_argument("--json", action="store_true", help="print JSON (the site's data)")
     diff.set_defaults(handler=run_diff)
 
@@ -60,6 +63,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_diff(args: argparse.Namespace) -> int:
+    if args.document != CR:
+        return _diff_sections(args)
     from rules_kb.ask.diffs import diff_asked
     from rules_kb.render.textformat import comparison_record, comparison_text
 
@@ -69,6 +74,19 @@ def run_diff(args: argparse.Namespace) -> int:
         print(json.dumps(comparison_record(comparison), ensure_ascii=False, indent=2))
     else:
         print_text(args, comparison_text(comparison, args.all, args.substantive))
+    return 0
+
+
+def _diff_sections(args: argparse.Namespace) -> int:
+    from rules_kb.ask.sections import diff_sections
+    from rules_kb.render.section_text import section_diff_text
+
+    rows = answer(args, lambda knowledge: diff_sections(knowledge, args.game, args.document, args.lang,
+                                                        args.old, args.new))
+    if args.json:
+        print(json.dumps([row.to_record() for row in rows], ensure_ascii=False, indent=2))
+    else:
+        print_text(args, section_diff_text(rows, args.all, args.color))
     return 0
 
 

@@ -2,8 +2,9 @@
 
 A judge at a venue with failing Wi-Fi needs today's rulebooks, the search over them and the
 pages already opened. The list names, relative to the site's root, the home and search pages,
-the theme's and the site's assets, every file of the search index and, for each game and
-language, the newest version's contents page, its ``latest`` page and every chapter page. Its
+the theme's and the site's assets, every file of the search index, for each game and
+language, the newest version's contents page, its ``latest`` page and every chapter page, and
+each tournament document's home and newest version (the whole document on one page). Its
 ``version`` is a digest of those files' bytes, so the worker keeps them again only when one
 changed. Runs after the other writers (it reads the files they wrote).
 """
@@ -42,6 +43,11 @@ def offline_paths(knowledge: Knowledge, site: Path) -> list[str]:
         paths.add(links.version_page(game, lang, newest).lstrip("/"))
         paths.update(links.chapter_page(game, lang, newest, chapter).lstrip("/")
                      for chapter in {links.chapter_of(n) for n in catalog.rules_in(game, lang, newest)})
+    sections = catalog.sections  # the tournament documents judges cite beside the rules: newest, whole
+    for game, document, lang in sections.documents():
+        newest = sections.labels(game, document, lang)[-1]
+        paths.add(links.document_home(game, document).lstrip("/"))
+        paths.add(links.document_version_page(game, document, newest).lstrip("/"))
     return sorted(path for path in paths if _file(site, path).is_file())
 
 

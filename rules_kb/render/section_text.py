@@ -8,6 +8,7 @@ it points and what points to it, then its counterpart in the other game.
 from __future__ import annotations
 
 from rules_kb.ask.sections import SectionAnswer, SectionLink, describe_document
+from rules_kb.compare.sections import SectionRow
 from rules_kb.games import GAME_SHORT_NAMES, document_kind
 
 
@@ -52,3 +53,24 @@ def _link_line(link: SectionLink) -> str:
 
 def sections_list_text(answers: list[SectionAnswer]) -> str:
     return "\n\n".join(section_text(a) for a in answers)
+
+
+def section_diff_text(rows: list[SectionRow], show_all: bool, color: bool = False) -> str:
+    """``diff --document``'s view: a count line, then each changed section with its token diff."""
+    from rules_kb.render.diffmarkup import render_terminal
+
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[row.kind] = counts.get(row.kind, 0) + 1
+    lines = [", ".join(f"{count} {kind}" for kind, count in sorted(counts.items())) or "nothing to compare"]
+    for row in rows:
+        if row.kind == "unchanged" and not show_all:
+            continue
+        numbers = row.number if row.kind != "moved" else f"{row.old.number} -> {row.new.number}"
+        section = row.new or row.old
+        penalty = (f"  [{row.old.penalty} -> {row.new.penalty}]" if row.kind == "penalty"
+                   else f"  [{section.penalty}]" if section.penalty else "")
+        lines += ["", f"{row.kind.upper()} {numbers} {section.title}{penalty}"]
+        if row.diff is not None and row.kind != "unchanged":
+            lines.append(render_terminal(row.diff, color))
+    return "\n".join(lines)

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from itertools import groupby
 
 from rules_kb import links
-from rules_kb.games import GAME_NAMES, GAMES, LANG_NAMES, LANGS
+from rules_kb.games import GAME_NAMES, GAMES, LANG_NAMES, LANGS, document_kind
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.html import Page, element, esc, link
 from rules_kb.render.notice_pages import notice_documents, notice_list
@@ -214,6 +214,8 @@ def extra_links(site: SiteData, game: str, path: str) -> str:
     found = [link(path, links.compare_page(game), "compare any two versions"),
              link(path, links.drift_page(game), "translation drift")]
     found.extend(whats_new_links(site, game, path))
+    found.extend(link(path, links.document_home(game, document), document_kind(game, document).name(lang))
+                 for g, document, lang in site.catalog.sections.documents() if g == game)
     if notice_documents(site, game):
         found.append(element("a", "change notices and commentary", href="#notices"))
     return element("p", " · ".join(found), class_="rk-nav rk-game-links", data_game=game)
