@@ -210,6 +210,11 @@ def test_mtr_sections(docs):
     assert [p.heading for p in section(parsed, "B").parts] == [
         "Booster Draft Timing", "Rochester Draft Timing", "Two-Headed Giant Draft Timing"]
     assert section(parsed, "0").title == "Introduction" and not section(parsed, "0").numbered
+    assert [p.heading for p in section(parsed, "C").parts] == [
+        "Match Points", "Game Points", "Match-win percentage", "Game-win percentage",
+        "Opponents’ match-win percentage", "Opponents’ game-win percentages", "Byes"]
+    # the last row of appendix F's table stands over the colophon, not over a sentence of its own
+    assert section(parsed, "F").parts == [] and section(parsed, "F").text.endswith("World Championship Professional")
     colophon = [r.text for r in parsed.residue if r.kind == "colophon"]
     assert colophon[0].startswith("All trademarks are property of Wizards of the Coast LLC")
     assert not [s for s in parsed.sections if "All trademarks" in s.text or "©" in s.text]
