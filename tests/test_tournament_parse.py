@@ -312,3 +312,23 @@ def test_records_are_json(docs, key):
     records = [s.to_record() for s in docs[key].parsed.sections]
     text = json.dumps(records, ensure_ascii=False)
     assert json.loads(text)[0]["version"] == DOCUMENTS[key][4]
+
+
+@pytest.mark.parametrize("text, document, expected", [
+    # sentences as the PDFs print them
+    ("(Rules on mulligans can be found in the Magic Comprehensive Rules, rule 103.4).", "mtr", [("cr", "103.4")]),
+    ("General Definitions and Philosophy (section 1), and Infractions (sections 2-4).", "ipg",
+     [("section", "1"), ("section", "2"), ("section", "3"), ("section", "4")]),
+    ("Refer to section 5.2 of the Magic Tournament Rules for a more detailed", "ipg", [("mtr", "5.2")]),
+    ("The Out-of-Order Sequencing rules (MTR section 4.3) may also be applicable", "ipg", [("mtr", "4.3")]),
+    ("Doing so will be considered Bribery (see section 5.2).", "mtr", [("section", "5.2")]),
+    ("violations of the Magic Comprehensive Rules. Many offenses", "ipg", [("cr", "")]),
+    ("この違反は、〔非紳士的行為 ― 故意の違反〕に該当する。総合ゲームルールに", "competition",
+     [("infraction", name_key("非紳士的行為 ─ 故意の違反")), ("cr", "")]),
+    ("the penalty is 0.33 is used. April 11, 2025 3 cards 5 seconds", "mtr", []),
+])
+def test_find_cites(text, document, expected):
+    from rules_kb.sources.tournament.cites import find_cites
+
+    game = "dm" if document == "competition" else "mtg"
+    assert find_cites(text, document=document, game=game, names={}) == expected
