@@ -268,7 +268,8 @@ def test_citations(docs):
     assert ("cr", "") in section(mtr, "0").cites
     assert ("mtr", "4.3") in section(ipg, "2.1").cites
     assert ("mtr", "5.2") in section(ipg, "4.4").cites and ("mtr", "4") in section(ipg, "3.7").cites
-    assert section(ipg, "0.1").cites == [("section", "1"), ("section", "2"), ("section", "3"), ("section", "4")]
+    assert section(ipg, "0.1").cites == [("section", "1"), ("section", "2"), ("section", "3"), ("section", "4"),
+                                         ("mtr", "")]  # "See the Magic Tournament Rules for further definitions"
     assert ("infraction", name_key("Game Play Error — Game Rule Violation")) in section(ipg, "2.1").cites
     assert ("cr", "") in section(ipg, "2").cites
     assert ("infraction", name_key("〔非紳士的行為 ― 故意の違反〕")) in section(dm, "10.1").cites
@@ -320,6 +321,8 @@ def test_records_are_json(docs, key):
     ("General Definitions and Philosophy (section 1), and Infractions (sections 2-4).", "ipg",
      [("section", "1"), ("section", "2"), ("section", "3"), ("section", "4")]),
     ("Refer to section 5.2 of the Magic Tournament Rules for a more detailed", "ipg", [("mtr", "5.2")]),
+    ("See the Magic Tournament Rules for further definitions of terms", "ipg", [("mtr", "")]),
+    ("the Infraction Procedure Guide and the Magic Tournament Rules", "mtr", [("ipg", "")]),
     ("The Out-of-Order Sequencing rules (MTR section 4.3) may also be applicable", "ipg", [("mtr", "4.3")]),
     ("Doing so will be considered Bribery (see section 5.2).", "mtr", [("section", "5.2")]),
     ("violations of the Magic Comprehensive Rules. Many offenses", "ipg", [("cr", "")]),
