@@ -118,8 +118,9 @@ class SectionNumber:
     parts: tuple[int | str, ...]
 
     def __post_init__(self) -> None:
-        if not self.parts or not all(isinstance(p, int) for p in self.parts[1:]) \
-                or not isinstance(self.parts[0], (int, str)):
+        head = self.parts[0] if self.parts else None
+        letter = isinstance(head, str) and len(head) == 1 and "A" <= head <= "Z"
+        if not (isinstance(head, int) or letter) or not all(isinstance(p, int) for p in self.parts[1:]):
             raise TypeError(f"SectionNumber parts are a number or letter, then numbers ({self.parts!r}); "
                             "use SectionNumber.parse for text")
 

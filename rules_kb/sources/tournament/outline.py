@@ -140,7 +140,9 @@ def assemble_sections(profile: Profile, outline: Outline, parsed: ParsedDocument
             section, pieces = _open_section(starts[index], meta, profile.document, version), []
             parsed.sections.append(section)
             continue
-        following = outline.paragraphs[index + 1] if index + 1 < len(outline.paragraphs) else None
+        after = index + 1  # the next paragraph of the same section, if any
+        following = outline.paragraphs[after] if after < outline.colophon and after not in starts \
+            and after not in outline.contents else None
         _add_paragraph(profile, section, pieces, paragraph, following)
     _finish(section, pieces)
 

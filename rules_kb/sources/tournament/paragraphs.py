@@ -2,7 +2,8 @@
 
 ``read_pdf`` gives English paragraphs one a line; Japanese text keeps its printed lines, a line
 ending a paragraph ending with a space (as the publisher's own text extraction does), so
-Japanese lines are gathered up to that space or a blank line and joined with no space.
+Japanese lines are gathered up to that space or a blank line and joined with no space. An English
+paragraph cut in two by a page break (the second half starts in lower case) is joined again.
 """
 
 from __future__ import annotations
@@ -28,6 +29,12 @@ class Paragraph:
         return self.spans[0][0]
 
 
+def _continues(before: str, line: str) -> bool:
+    """Whether an English line is the rest of the paragraph above, cut by a page break (the PDF
+    keeps no trace of it: ``… return them to the set that was`` / ``being selected from; …``)."""
+    return line[:1].islower() and not before.endswith((".", ":", ";", "!", "?", "”", ")"))
+
+
 def read_paragraphs(text: str, *, japanese: bool) -> list[Paragraph]:
     """Every paragraph of ``text`` in order; whitespace-only lines separate and belong to none."""
     paragraphs: list[Paragraph] = []
@@ -41,6 +48,10 @@ def read_paragraphs(text: str, *, japanese: bool) -> list[Paragraph]:
     for line in iter_lines(text):
         if not line.stripped:
             close()
+            continue
+        if not japanese and paragraphs and not pending and _continues(paragraphs[-1].text, line.stripped):
+            last = paragraphs.pop()
+            paragraphs.append(Paragraph(f"{last.text} {line.stripped}", (*last.spans, line.span())))
             continue
         if japanese and _JA_ITEM.match(line.stripped):
             close()
