@@ -76,6 +76,8 @@ def add_sections(graph: nx.MultiDiGraph, catalog: Catalog, analogues: list[Secti
 
 def _add_section_text(graph: nx.MultiDiGraph, section: Section) -> str:
     node = section_text_id(section.game, section.document, section.lang, section.version, section.number)
+    if node in graph:  # a number the version prints twice: one node, the first section's attributes, both cites
+        return node
     graph.add_node(node, kind="section-text", game=section.game, document=section.document, lang=section.lang,
                    version=section.version, number=section.number, title=section.title, penalty=section.penalty,
                    source=section.document_id, span=span_extent(section.spans))

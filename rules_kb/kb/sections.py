@@ -41,6 +41,9 @@ class SectionCatalog:
     """Every section of every version of every tournament document, in document order."""
 
     texts: dict[SectionKey, dict[str, Section]] = field(default_factory=dict)
+    repeats: dict[SectionKey, dict[str, list[Section]]] = field(default_factory=dict)
+    """A number a version prints again for another section (競技イベント運営ルール 2025-05-01 prints
+    9.1 twice): the later ones, kept and shown beside the first, never dropped."""
 
     def documents(self) -> list[tuple[str, str, str]]:
         """(game, document, language) held, in registry order."""
@@ -54,6 +57,17 @@ class SectionCatalog:
 
     def sections_in(self, game: str, document: str, lang: str, version: str) -> dict[str, Section]:
         return self.texts.get((game, document, lang, version), {})
+
+    def all_in(self, game: str, document: str, lang: str, version: str) -> list[Section]:
+        """Every section of a version, repeated numbers included, in the order the document prints them."""
+        key = (game, document, lang, version)
+        found = [*self.texts.get(key, {}).values(), *(s for ss in self.repeats.get(key, {}).values() for s in ss)]
+        return sorted(found, key=lambda s: s.spans[0][0] if s.spans else 0)
+
+    def repeats_of(self, section: Section) -> list[Section]:
+        """The other sections its version prints under the same number."""
+        key = (section.game, section.document, section.lang, section.version)
+        return self.repeats.get(key, {}).get(section.number, [])
 
     def newest(self, game: str, document: str, lang: str | None = None) -> list[Section]:
         """The newest version's sections of a document, in document order."""
@@ -115,8 +129,9 @@ class SectionCatalog:
         return labels[-1] if labels else None
 
     def all_sections(self) -> Iterator[Section]:
+        """Every section of every version, repeats included, in document order per version."""
         for key in sorted(self.texts):
-            yield from self.texts[key].values()
+            yield from self.all_in(*key)
 
 
 def _parent(number: str) -> str | None:
@@ -132,7 +147,11 @@ def build_section_catalog(documents: list[ParsedDocument]) -> SectionCatalog:
             continue
         for section in parsed.sections:
             key = (section.game, section.document, section.lang, section.version)
-            catalog.texts.setdefault(key, {}).setdefault(section.number, section)
+            held = catalog.texts.setdefault(key, {})
+            if section.number in held:
+                catalog.repeats.setdefault(key, {}).setdefault(section.number, []).append(section)
+            else:
+                held[section.number] = section
     for key, sections in catalog.texts.items():
         catalog.texts[key] = dict(sorted(sections.items(), key=lambda kv: SectionNumber.parse(kv[0])))
     return catalog
@@ -158,6 +177,8 @@ def resolve_cites(catalog: SectionCatalog, section: Section, cr_version: str | N
             found = find_infraction(sections, target)
             out.append(SectionCite(section, "section", target, section.game, section.document,
                                    found.number if found else None, section.version))
+        elif (section.game, kind) in DOCUMENTS and not target:  # the other document named without a section
+            out.append(SectionCite(section, "document", kind, section.game, kind, None, None))
         elif (section.game, kind) in DOCUMENTS:  # another document of the game: ("mtr", "4.3") from the IPG
             lang = document_kind(section.game, kind).langs[0]
             version = catalog.in_force(section.game, kind, lang, section.version) or (

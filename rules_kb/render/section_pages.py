@@ -50,7 +50,8 @@ LABELS = {  # English, Japanese: the interface of these pages
     "no_counterpart": ("no counterpart", "対応する項目なし"),
     "penalty": ("Penalty", "ペナルティ"), "every_version": ("every version of this section", "この項目のすべての版"),
     "cited_by_rules": ("Cited by tournament documents", "この規則を引用している大会文書"),
-    "as_of": ("as of {version}", "{version} 時点"), "section_of": ("section {number} of {name}", "{name} {number}"),
+    "as_of": ("as of {version}", "{version} 時点"),
+    "repeat": ("The document prints a second section {number}:", "この文書は {number} をもう一度使っています:"),
 }
 
 
@@ -90,13 +91,13 @@ def document_home_page(site: SiteData, game: str, document: str, lang: str, labe
     kind = document_kind(game, document)
     path = links.document_home(game, document)
     ja = _japanese(game, document)
-    newest = site.catalog.sections.sections_in(game, document, lang, labels[-1])
+    newest = site.catalog.sections.all_in(game, document, lang, labels[-1])
     body = [element("h1", esc(kind.name(lang))),
             element("p", esc(f"{GAME_NAMES[game]}: {kind.name(lang)}"), class_="rk-meta"),
             element("h2", _ui("versions", ja)),
             element("ul", "".join(_version_item(path, game, document, label, ja) for label in reversed(labels))),
             element("h2", _ui("contents", ja) + " " + element("span", esc(f"({labels[-1]})"), class_="rk-date")),
-            _contents(path, game, document, newest.values(), section_pages=True)]
+            _contents(path, game, document, newest, section_pages=True)]
     return Page(path, kind.name(lang), "".join(body))
 
 
@@ -105,11 +106,22 @@ def _version_item(path: str, game: str, document: str, label: str, ja: bool) -> 
     return element("li", link(path, links.document_version_page(game, document, label), label) + " " + effective)
 
 
-def _contents(path: str, game: str, document: str, sections, *, section_pages: bool) -> str:
-    items = []
+def section_anchors(sections: list[Section]) -> list[str]:
+    """The ``id`` of each section on a version's page: its number; a number printed again gets
+    ``-2``, ``-3`` (the publisher's repeat stays reachable, and the first keeps the plain anchor)."""
+    seen: dict[str, int] = {}
+    out = []
     for section in sections:
+        seen[section.number] = seen.get(section.number, 0) + 1
+        out.append(section.number if seen[section.number] == 1 else f"{section.number}-{seen[section.number]}")
+    return out
+
+
+def _contents(path: str, game: str, document: str, sections: list[Section], *, section_pages: bool) -> str:
+    items = []
+    for section, anchor in zip(sections, section_anchors(sections), strict=True):
         target = (links.section_page(game, document, section.number) if section_pages
-                  else f"#{section.number}")
+                  else f"#{anchor}")
         label = f"{section.number} {section.title}".strip()
         anchor = element("a", esc(label), href=target if target.startswith("#") else links.relative(path, target))
         depth = section.number.count(".")
@@ -121,17 +133,18 @@ def document_version_page(site: SiteData, game: str, document: str, lang: str, l
     kind = document_kind(game, document)
     path = links.document_version_page(game, document, label)
     ja = _japanese(game, document)
-    sections = site.catalog.sections.sections_in(game, document, lang, label)
+    sections = site.catalog.sections.all_in(game, document, lang, label)
     blocks = [element("h1", esc(f"{kind.name(lang)} ({label})")),
               element("p", link(path, links.document_home(game, document), kind.name(lang)) + " · "
                       + element("span", _ui("effective", ja, date=label), class_="rk-date"), class_="rk-meta"),
               element("h2", _ui("contents", ja)),
-              _contents(path, game, document, sections.values(), section_pages=False)]
-    blocks += [section_block(site, path, section, anchor=True) for section in sections.values()]
+              _contents(path, game, document, sections, section_pages=False)]
+    anchors = section_anchors(sections)
+    blocks += [section_block(site, path, section, anchor=anchors[i]) for i, section in enumerate(sections)]
     return Page(path, f"{kind.name(lang)} ({label})", element("div", "".join(blocks), class_="rk-document", lang=lang))
 
 
-def section_block(site: SiteData, page: str, section: Section, *, anchor: bool) -> str:
+def section_block(site: SiteData, page: str, section: Section, *, anchor: str | bool) -> str:
     """One section as the document prints it: number, title, penalty, text, labelled parts."""
     independent = links.section_page(section.game, section.document, section.number)
     pinned = links.pinned_section(section.game, section.document, section.version, section.number)
@@ -147,7 +160,8 @@ def section_block(site: SiteData, page: str, section: Section, *, anchor: bool) 
         title = element("div", text_html(part.heading.rstrip("：:") or part.label), class_="rk-part-head")
         parts.append(element("div", title + element("div", linked_text_html(site, page, section, part.text),
                                                      class_="rk-text"), class_=f"rk-part rk-part-{part.label}"))
-    return element("section", "".join(parts), class_="rk-rule rk-section", id=section.number if anchor else None)
+    ident = anchor if isinstance(anchor, str) else section.number if anchor else None
+    return element("section", "".join(parts), class_="rk-rule rk-section", id=ident)
 
 
 def linked_text_html(site: SiteData, page: str, section: Section, text: str) -> str:
@@ -209,6 +223,9 @@ def section_page(site: SiteData, game: str, document: str, lang: str, number: st
                     + element("span", _ui("newest", ja) + " " + esc(newest.version), class_="rk-date"),
                     class_="rk-meta"),
             element("div", section_block(site, path, newest, anchor=True), lang=lang)]
+    for repeat in site.catalog.sections.repeats_of(newest):  # the publisher printed the number twice
+        body.append(element("p", _ui("repeat", ja, number=number), class_="rk-note")
+                    + element("div", section_block(site, path, repeat, anchor=False), lang=lang))
     older = [s for s in reversed(history[:-1])]
     if older:
         inner = "".join(element("div", element("p", esc(s.version), class_="rk-date")

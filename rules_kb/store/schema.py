@@ -37,9 +37,10 @@ CREATE TABLE residue (         -- what is not rules (commentary passages explain
     document TEXT, position INTEGER, kind TEXT, text TEXT, level INTEGER, marks TEXT, cites TEXT,
     spans TEXT, digest TEXT NOT NULL, PRIMARY KEY (document, position));
 CREATE TABLE sections (        -- the tournament documents' sections (MTR, IPG, 競技イベント運営ルール), every version
-    game TEXT, document TEXT, lang TEXT, version TEXT, number TEXT, position INTEGER,  -- document order
+    game TEXT, document TEXT, lang TEXT, version TEXT, number TEXT, position INTEGER,  -- document order (a
+                               -- number printed twice has two rows: 9.1 of 競技イベント運営ルール 2025-05-01)
     record TEXT,               -- the whole section as JSON (store.records.section_record)
-    digest TEXT NOT NULL, PRIMARY KEY (game, document, lang, version, number));
+    digest TEXT NOT NULL, PRIMARY KEY (game, document, lang, version, position));
 CREATE TABLE anomalies (
     document TEXT, position INTEGER, code TEXT, message TEXT, decision TEXT, digest TEXT NOT NULL);
 CREATE TABLE nodes (           -- graph nodes other than rule texts (rule:, version:, doc:, term:)

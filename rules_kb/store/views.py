@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from rules_kb.kb.catalog import AlignmentMemo, Catalog, VersionInfo
 from rules_kb.kb.sections import SectionCatalog
 from rules_kb.model import DocumentMeta, Example, Residue, RuleText, Section
-from rules_kb.numbers import RuleNumber
+from rules_kb.numbers import RuleNumber, SectionNumber
 from rules_kb.store.read import Store, StoreDamaged
 from rules_kb.store.records import section_from_record
 
@@ -276,12 +276,28 @@ class StoreSections(SectionCatalog):
         self.store = store
 
     @cached_property
-    def texts(self) -> dict[tuple[str, str, str, str], dict[str, Section]]:  # type: ignore[override]
-        found: dict[tuple[str, str, str, str], dict[str, Section]] = {}
+    def _read(self) -> tuple[dict, dict]:
+        texts: dict[tuple[str, str, str, str], dict[str, Section]] = {}
+        repeats: dict[tuple[str, str, str, str], dict[str, list[Section]]] = {}
         for game, document, lang, version, number, _, record in self.store.rows(
                 "SELECT * FROM sections ORDER BY game, document, lang, version, position"):
-            found.setdefault((game, document, lang, version), {})[number] = section_from_record(json.loads(record))
-        return found
+            key, section = (game, document, lang, version), section_from_record(json.loads(record))
+            held = texts.setdefault(key, {})
+            if number in held:
+                repeats.setdefault(key, {}).setdefault(number, []).append(section)
+            else:
+                held[number] = section
+        for key, sections in texts.items():
+            texts[key] = dict(sorted(sections.items(), key=lambda kv: SectionNumber.parse(kv[0])))
+        return texts, repeats
+
+    @property
+    def texts(self) -> dict[tuple[str, str, str, str], dict[str, Section]]:  # type: ignore[override]
+        return self._read[0]
+
+    @property
+    def repeats(self) -> dict[tuple[str, str, str, str], dict[str, list[Section]]]:  # type: ignore[override]
+        return self._read[1]
 
 
 class StoreCatalog(Catalog):

@@ -123,9 +123,9 @@ def _fill(db: sqlite3.Connection, catalog: Catalog, graph, alignments: list[Alig
         (d.meta.id, i, r.kind, r.text, r.level, _json(list(r.marks)), _json(list(r.cites)), _json(r.spans))
         for d in documents for i, r in enumerate(d.residue)))
     counts["sections"] = _insert(db, "sections", (
-        (*key, number, position, _json(section_record(section)))
-        for key, sections in sorted(catalog.sections.texts.items())
-        for position, (number, section) in enumerate(sections.items())))
+        (*key, section.number, position, _json(section_record(section)))
+        for key in sorted(catalog.sections.texts)
+        for position, section in enumerate(catalog.sections.all_in(*key))))
     counts["anomalies"] = _insert(db, "anomalies", (
         (a.document, a.position, a.code, a.message, a.decision) for d in documents for a in d.anomalies))
     attrs_json = _AttrsJson()
