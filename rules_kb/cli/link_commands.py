@@ -21,7 +21,9 @@ def register(commands: argparse._SubParsersAction) -> None:
         "FILE:LINE:COL: problem on stderr, left unlinked, and make the exit status 1."))
     sub.add_argument("file", nargs="?", default="-", help="the note (default: - for standard input)")
     sub.add_argument("--base-url", default="", help="put in front of every permalink, e.g. https://rules.example")
-    sub.add_argument("--game", choices=GAMES, help="the game of references without a DM/MTG tag")
+    sub.add_argument("--game", choices=GAMES,
+                     help="the game of references without a tag (a tag decides: CR, MTG, MTR, IPG are "
+                     "Magic's; DM, 総合ルール, 運営ルール are Duel Masters')")
     when = sub.add_mutually_exclusive_group()
     when.add_argument("--pin", metavar="VERSION", help="link to the text of this version, e.g. 1.38 or 2024-11-08")
     when.add_argument("--as-of", metavar="DATE", help="link to the text in force on this date (YYYY-MM-DD)")
