@@ -92,12 +92,30 @@ _PINNED = re.compile(
 )
 
 
+_SECTION_PAGE = re.compile(r"/(?P<game>dm|mtg)/(?P<document>mtr|ipg|competition)/(?P<section>[0-9.]+)/")
+_PINNED_SECTION = re.compile(
+    r"/(?P<game>dm|mtg)/(?P<document>mtr|ipg|competition)/(?P<version>[0-9-]{10})/#(?P<section>[0-9.]+)")
+
+
+def _holds_section(index: NoteIndex, match: re.Match) -> bool:
+    """Whether the note index's document holds the section (in the version, when the link pins one)."""
+    for doc in index.data["sections"]:
+        if (doc["game"], doc["document"]) == (match["game"], match["document"]):
+            versions = [v for v in doc["versions"] if v["label"] == match.groupdict().get("version", v["label"])]
+            return any(match["section"] in v["numbers"] for v in versions)
+    return False
+
+
 def test_every_link_points_at_a_rule_the_corpus_holds(index: NoteIndex) -> None:
-    """Each URL in the expected outputs names a number of its game; a pinned one, a version holding it."""
+    """Each URL in the expected outputs names a number of its game; a pinned one, a version holding it;
+    a tournament section, a section its document (and version) holds."""
     checked = 0
     for case in CASES:
         for path in _LINK.findall(case.expected()):
-            if (page := _RULE_PAGE.fullmatch(path)) is not None:
+            section = _SECTION_PAGE.fullmatch(path) or _PINNED_SECTION.fullmatch(path)
+            if section is not None:
+                assert _holds_section(index, section), path
+            elif (page := _RULE_PAGE.fullmatch(path)) is not None:
                 assert page["rule"] in index.numbers[page["game"]], path
             else:
                 pinned = _PINNED.fullmatch(path)
