@@ -30,6 +30,10 @@ class Game:
     """What ``--game`` accepts besides the id (folded to lower case)."""
     skip_letters: str = ""
     """Subrule letters a range skips unless it names them (Magic never letters a rule l or o)."""
+    old_releases_drawn: bool = False
+    """Whether the site draws an older release's chapter pages from its JSON in the browser rather
+    than writing them as HTML: for a game with a release every few months (Magic: over a hundred),
+    which would otherwise pass the static hosts' file and size limits (docs/url-scheme.md)."""
 
 
 @dataclass(frozen=True)
@@ -70,7 +74,8 @@ REGISTRY: dict[str, Game] = {
         Game("dm", "Duel Masters", "Duel Masters", ("ja", "en"),
              ("duelmasters", "duel-masters", "duel_masters", "duel masters", "デュエマ", "デュエル・マスターズ")),
         Game("mtg", "Magic: The Gathering", "Magic", ("en", "ja"),
-             ("magic", "mtgcr", "magic: the gathering", "magic the gathering", "mg"), skip_letters="lo"),
+             ("magic", "mtgcr", "magic: the gathering", "magic the gathering", "mg"), skip_letters="lo",
+             old_releases_drawn=True),
     )
 }
 

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from itertools import groupby
 
 from rules_kb import links
-from rules_kb.games import GAME_NAMES, GAMES, LANG_NAMES, LANGS, document_kind
+from rules_kb.games import GAME_NAMES, GAMES, LANG_NAMES, LANGS, REGISTRY, document_kind
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.html import Page, element, esc, link
 from rules_kb.render.notice_pages import notice_documents, notice_list
@@ -79,7 +79,7 @@ def read_in_browser(site: SiteData, game: str, lang: str, label: str) -> bool:
     """Whether a version's chapter pages are drawn from its JSON: a Magic release that is not the
     newest of its language, read from one whole document with one text per number (all that the
     version JSON carries, so the page shows the same as a static one)."""
-    if game != "mtg" or label == site.labels_with_texts(game, lang)[-1]:
+    if not REGISTRY[game].old_releases_drawn or label == site.labels_with_texts(game, lang)[-1]:
         return False
     info = site.catalog.versions[(game, lang, label)]
     if len(info.documents) != 1 or not info.complete:
