@@ -229,8 +229,8 @@ def cited_numbers(text: str, *, game: str | None = None) -> tuple[str, ...]:
 # ``MTG CR 309.2a``) and the version after it (``507.2a (1.38)``, ``507.2a（Ver.1.38）``,
 # ``509.1a (2024-11-08)``). Both belong to the reference's span, so a link covers them.
 # The patterns stay in the syntax Python and JavaScript share: the site's link page runs them.
-GAME_TAGS = {"DM": "dm", "MTG": "mtg"}
-_GAME_TAG = re.compile(r"(?<![0-9A-Za-z_])(?P<tag>DM|MTG)[ \t\u3000]*(?![\s\S])")
+GAME_TAGS = {game.upper(): game for game in REGISTRY}  # DM, MTG: a game's id in capitals
+_GAME_TAG = re.compile(r"(?<![0-9A-Za-z_])(?P<tag>" + "|".join(GAME_TAGS) + r")[ \t\u3000]*(?![\s\S])")
 # The keyword of a reference names its game too (games.DOCUMENTS' tags of the comprehensive rules):
 # ``CR 509.1a`` is Magic's, ``総合ルール 507.3c`` Duel Masters' (the corpus holds no Japanese Magic rules).
 KEYWORD_GAMES = {tag: game for (game, _), kind in DOCUMENTS.items() if kind.numbering == "rule"
