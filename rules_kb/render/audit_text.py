@@ -73,7 +73,12 @@ def _verdict_lines(f: Finding) -> list[str]:
 def _editorial(f: Finding) -> list[str]:
     if f.text_class == "renumbered-reference":
         return [f"only the numbers of cited rules changed: {describe_changes(f.changes)}"]
-    return [f"editorial: {describe_changes([(old, new) for old, new, _ in f.editorial])}"] if f.editorial else []
+    if not f.editorial:
+        return []
+    shown = [(old, new) for old, new, _ in f.editorial if old.strip() or new.strip()]
+    spaces = sorted({reason for old, new, reason in f.editorial if not (old.strip() or new.strip())})
+    parts = ([describe_changes(shown)] if shown else []) + [f"{reason} only" for reason in spaces]
+    return [f"editorial: {'; '.join(parts)}"]
 
 
 def changed_in_substance(findings: Sequence[Finding]) -> bool:
