@@ -27,6 +27,8 @@ MAGIC = [meta for meta in MANIFEST if meta.format == "mtg-cr"]
 CURRENT = ("2023-02-03", "2023-04-14", "2023-10-13", "2023-11-17", "2024-02-06", "2024-03-08", "2024-06-07",
            "2024-08-02", "2025-02-07", "2025-04-04", "2025-06-06", "2025-07-25", "2025-09-19", "2025-11-14",
            "2026-01-16")
+# The releases of 2026 added from shared/corpus/mtg-2026 with `rules-kb add`, under the publisher's file names.
+MTG_2026 = ("2026-02-27", "2026-04-17")
 
 
 @dataclass(frozen=True)
@@ -84,11 +86,11 @@ def test_every_corpus_document_is_fully_accounted(every_document):
     assert incomplete == {}
 
 
-def test_the_corpus_holds_114_magic_releases_from_2001_to_2026(every_document):
-    assert len(MAGIC) == 114 and len(MAGIC) - len([m for m in SUBSET if m.format == "mtg-cr"]) == 105
+def test_the_corpus_holds_116_magic_releases_from_2001_to_2026(every_document):
+    assert len(MAGIC) == 116 and len(MAGIC) - len([m for m in SUBSET if m.format == "mtg-cr"]) == 107
     labels = sorted(label for meta in MAGIC for label, _, kind in every_document[meta.id].versions if kind == "full")
-    assert len(labels) == len(set(labels)) == 114
-    assert (labels[0], labels[-1]) == ("2001-07-23", "2026-01-16")
+    assert len(labels) == len(set(labels)) == 116
+    assert (labels[0], labels[-1]) == ("2001-07-23", "2026-04-17")
     assert set(CURRENT) <= set(labels) and len(CURRENT) == 15
     # The text's own date can differ from the file's: 2009-10-05 says it is effective October 1.
     dates = {label: date for meta in MAGIC for label, date, _ in every_document[meta.id].versions}
@@ -110,13 +112,16 @@ def test_the_history_is_in_date_order_in_the_catalog():
 
 
 def test_history_entries_keep_their_provenance():
-    history = [meta for meta in MAGIC if meta not in SUBSET and meta.versions[0] not in CURRENT]
+    history = [meta for meta in MAGIC if meta not in SUBSET and meta.versions[0] not in CURRENT + MTG_2026]
     assert all("pit142857/mtg-cr" in meta.source and "mtg-history" in meta.source for meta in history)
     current = [meta for meta in MAGIC if meta.versions[0] in CURRENT]
     assert len(current) == len(CURRENT)
     assert all("xremming/rulesraker" in meta.source and "mtg-current" in meta.source for meta in current)
     assert all(meta.versions == (meta.file.removeprefix("mtg/CR-").removesuffix(".txt"),) for meta in history)
     assert [meta.file for meta in current if not meta.file.endswith(".txt")] == ["mtg/CR-2023-02-03.docx"]
+    newest = [meta for meta in MAGIC if meta.versions[0] in MTG_2026]
+    assert [meta.file for meta in newest] == ["mtg/MagicCompRules 20260227.txt", "mtg/MagicCompRules 20260417.txt"]
+    assert all("A2152225/MTGEDH" in meta.source and "f1f89129" in meta.source for meta in newest)
 
 
 # --- the five releases that print Glossary straight under the last rule -------------------
@@ -249,3 +254,18 @@ def test_the_newest_release_states_its_date_and_newest_keyword():
     assert rule("mtg-cr-2026-01-16", "702.189a").text.startswith("Firebending is a triggered ability.")
     assert len(document.terms) == 725  # paragraphs between the last Glossary and Credits lines
     assert (document.terms[0].term, document.terms[-1].term) == ("Abandon", "Zone-Change Triggers")
+
+
+def test_the_2026_releases_bring_sneak_then_increment_and_paradigm():
+    # "These rules are effective as of February 27, 2026." opens the first; 702.190 is new in it.
+    february = parsed("mtg-cr-2026-02-27")
+    assert [(v.label, v.date) for v in february.versions if v.kind == "full"] == [("2026-02-27", "2026-02-27")]
+    assert rule("mtg-cr-2026-02-27", "702.190").text == "Sneak"
+    assert rule("mtg-cr-2026-02-27", "702.190a").text.endswith("rather than pay this spell’s mana cost.”")
+    assert "702.191" not in numbers("mtg-cr-2026-02-27") and "702.189" in numbers("mtg-cr-2026-02-27")
+    # April reworded 702.190a ("you may cast this spell by paying [cost]") and added 702.191 and 702.192.
+    april = parsed("mtg-cr-2026-04-17")
+    assert [(v.label, v.date) for v in april.versions if v.kind == "full"] == [("2026-04-17", "2026-04-17")]
+    assert rule("mtg-cr-2026-04-17", "702.190a").text.endswith("rather than paying this spell’s mana cost.”")
+    assert (rule("mtg-cr-2026-04-17", "702.191").text, rule("mtg-cr-2026-04-17", "702.192").text) == (
+        "Increment", "Paradigm")

@@ -49,7 +49,7 @@ def resolve(reference: NoteReference | SectionReference, options: LinkOptions, i
     game = reference.game or options.game
     wanted = [str(number) for number in reference.numbers]
     if game is None:
-        game, problem = _guess_game(reference, wanted, index)
+        game, problem = guess_game(reference, wanted, index)
         if problem is not None:
             return [ItemLink(reference.start, reference.end, None, problem)]
     if game not in index.numbers:
@@ -68,9 +68,9 @@ def _resolve_item(start: int, end: int, numbers: tuple[RuleNumber, ...], game: s
     chosen: NoteVersion | None = None
     for number in numbers:
         if version is not None:
-            found, problem = _pinned(index, game, version, number)
+            found, problem = pinned(index, game, version, number)
         elif options.as_of is not None:
-            found, problem = _in_force(index, game, options.as_of, number)
+            found, problem = in_force(index, game, options.as_of, number)
         else:
             found, problem = None, None
         if problem is not None:
@@ -80,7 +80,7 @@ def _resolve_item(start: int, end: int, numbers: tuple[RuleNumber, ...], game: s
     return ItemLink(start, end, options.base_url.rstrip("/") + fill(template, numbers[0]))
 
 
-def _guess_game(reference: NoteReference, wanted: list[str], index: NoteIndex) -> tuple[str | None, str | None]:
+def guess_game(reference: NoteReference, wanted: list[str], index: NoteIndex) -> tuple[str | None, str | None]:
     """Without a tag or ``--game``: the one game with the version, else the one with the numbers."""
     games = index.games()
     if reference.version is not None:
@@ -96,7 +96,7 @@ def _guess_game(reference: NoteReference, wanted: list[str], index: NoteIndex) -
     return None, f"ambiguous: {wanted[0]} exists in {names}; write DM or MTG before it, or pass --game"
 
 
-def _pinned(index: NoteIndex, game: str, label: str, number: RuleNumber) -> tuple[NoteVersion | None, str | None]:
+def pinned(index: NoteIndex, game: str, label: str, number: RuleNumber) -> tuple[NoteVersion | None, str | None]:
     """The version called ``label`` that holds the number, in the game's own language first."""
     versions = [v for v in index.of_game(game) if v.label == label]
     if not versions:
@@ -108,7 +108,7 @@ def _pinned(index: NoteIndex, game: str, label: str, number: RuleNumber) -> tupl
     return None, f"no rule {number} in {GAME_SHORT_NAMES[game]} {label}"
 
 
-def _in_force(index: NoteIndex, game: str, date: str, number: RuleNumber) -> tuple[NoteVersion | None, str | None]:
+def in_force(index: NoteIndex, game: str, date: str, number: RuleNumber) -> tuple[NoteVersion | None, str | None]:
     """The newest text of the number dated on or before ``date``.
 
     Change notices and excerpts hold only some rules, so the newest version *holding the number*

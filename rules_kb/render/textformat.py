@@ -61,7 +61,11 @@ def changed_words(row: RowChange) -> str:
     ``+'in APNAP order'``, ``-'or if multiple players'`` (editorial ones are listed apart)."""
     if row.diff is None or row.text_class != "substantive":
         return ""
-    changes = [c for d in (row.diff, *row.example_diffs) for c in d.substantive_changes]
+    return describe_changes([c for d in (row.diff, *row.example_diffs) for c in d.substantive_changes])
+
+
+def describe_changes(changes: Sequence[tuple[str, str]]) -> str:
+    """Changes in substance as ``changed_words`` lists them (``audit`` lists a cited rule's too)."""
     parts = []
     for old, new in changes[:CHANGED_SHOWN]:
         old, new = _clip(old), _clip(new)

@@ -1,0 +1,163 @@
+"""Audit a note: does each rule it cites still say, today, what it said when the note was written?
+
+Every citation the linker finds (the one reference grammar, outside the format's protected parts)
+gets the date it stood at: a version written after it (``507.2a (1.38)``, ``(2021-09-07)``), else
+the date tag of its entry (``[CompRules 2008/02/01]``, ``[CR 2019-05-03]``: the tag after the
+citation in its paragraph or list item, else the last one before it), else ``--as-of``. The
+linker's resolution picks the text in force then; ``ask.since`` follows it to today's rules.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rules_kb.ask.since import trail_since, verdict_of
+from rules_kb.games import GAME_SHORT_NAMES
+from rules_kb.model import Record
+from rules_kb.notes.index import NoteIndex, NoteVersion
+from rules_kb.notes.link import find_in, line_and_column
+from rules_kb.notes.resolve import LinkOptions, guess_game, in_force, pinned
+from rules_kb.numbers import RuleNumber
+from rules_kb.refs import NoteReference
+
+if TYPE_CHECKING:
+    from rules_kb.assemble.knowledge import Knowledge
+
+# A date tag closing a ruling or a quoted rule: [CompRules 2008/02/01], [CR 2019-05-03], [DM 2021-09-07].
+DATE_TAG = re.compile(r"\[(?P<word>CompRules|CR|DM|総合ルール)?[ \t]*"
+                      r"(?P<y>[0-9]{4})[/.-](?P<m>[0-9]{2})[/.-](?P<d>[0-9]{2})\]")
+_TAG_GAMES = {"CompRules": "mtg", "CR": "mtg", "DM": "dm", "総合ルール": "dm"}
+# Entries: paragraphs (a blank line between) and list items (a line starting "- ", "* " or "1. ").
+_ENTRY_START = re.compile(r"\n[ \t]*\n|\n(?=[ \t]*(?:[-*+]|[0-9]+[.)])[ \t])")
+UNDATED, UNRESOLVED = "undated", "unresolved"
+
+
+@dataclass(frozen=True)
+class Finding(Record):
+    """One citation of the note and what became of it."""
+
+    line: int
+    column: int
+    cited: str  # as written
+    number: str
+    game: str | None
+    dated: str | None  # the date or version it stood at, and where that came from
+    dated_by: str  # "version", "tag", "as-of" or "" (undated)
+    lang: str | None = None
+    version: str | None = None  # the version whose text it stood for
+    verdict: str = UNDATED  # ask.since.VERDICTS, or undated / unresolved
+    now: str | None = None  # today's number
+    today: str | None = None  # today's version
+    changed_on: tuple[str, ...] = ()
+    text_class: str | None = None  # then against today, as diff classes a rule kept in place
+    changes: tuple[tuple[str, str], ...] = ()  # substantive (old words, new words)
+    editorial: tuple[tuple[str, str, str], ...] = ()  # (old, new, why it is editorial)
+    targets: tuple[str, ...] = ()  # where a split's sentences went, numbered as they are today
+    then_text: str = ""
+    now_text: str = ""
+    problem: str = ""
+
+
+def date_tags(text: str) -> list[tuple[int, int, str, str | None]]:
+    """(start, end, ISO date, game or None) of every date tag."""
+    return [(m.start(), m.end(), f"{m['y']}-{m['m']}-{m['d']}", _TAG_GAMES.get(m["word"] or ""))
+            for m in DATE_TAG.finditer(text)]
+
+
+def _entry_bounds(text: str, at: int) -> tuple[int, int]:
+    starts = [0] + [m.end() for m in _ENTRY_START.finditer(text)]
+    start = max(s for s in starts if s <= at)
+    end = min((s for s in starts if s > at), default=len(text))
+    return start, end
+
+
+def _tag_for(text: str, tags: list, at: int) -> tuple[str, str | None] | None:
+    """The entry's tag after the citation, else the last before it."""
+    start, end = _entry_bounds(text, at)
+    inside = [t for t in tags if start <= t[0] < end]
+    after = [t for t in inside if t[0] >= at]
+    chosen = after[0] if after else (inside[-1] if inside else None)
+    return None if chosen is None else (chosen[2], chosen[3])
+
+
+def audit_note(knowledge: Knowledge, index: NoteIndex, text: str, fmt: str, options: LinkOptions) -> list[Finding]:
+    """A finding for every number of every citation, in the note's order."""
+    tags = date_tags(text)
+    tag_games = {game for *_, game in tags if game}
+    if options.game is None and len(tag_games) == 1:  # a note tagged [CompRules ...] throughout is Magic's
+        options = LinkOptions(options.base_url, *tag_games, options.pin, options.as_of)
+    trails: dict = {}
+    out = []
+    for reference in find_in(text, fmt, options):
+        if any(start <= reference.start < end for start, end, _, _ in tags):
+            continue  # a number inside a date tag
+        tag = _tag_for(text, tags, reference.start)
+        for number in reference.numbers:
+            out.append(_finding(knowledge, index, text, reference, number, tag, options, trails))
+    return out
+
+
+def _finding(knowledge: Knowledge, index: NoteIndex, text: str, reference: NoteReference, number: RuleNumber,
+             tag: tuple[str, str | None] | None, options: LinkOptions, trails: dict) -> Finding:
+    line, column = line_and_column(text, reference.start)
+    dated, dated_by = ((reference.version, "version") if reference.version else (tag[0], "tag") if tag
+                       else (options.as_of, "as-of") if options.as_of else (None, ""))
+    base = Finding(line, column, reference.raw, str(number), None, dated, dated_by)
+    game = reference.game or options.game or (tag[1] if tag and not reference.version else None)
+    if game is None:
+        game, problem = guess_game(reference, [str(number)], index)
+        if problem is not None:
+            return _with(base, verdict=UNRESOLVED, problem=problem)
+    base = _with(base, game=game)
+    if dated is None:
+        return _with(base, problem="no date: give --as-of, or tag the entry [CR YYYY-MM-DD]")
+    version, problem = _version_at(index, game, dated, dated_by, number)
+    if problem is not None:
+        return _with(base, verdict=UNRESOLVED, problem=problem)
+    trail = _trail(knowledge, trails, game, version.lang, version.label, number)
+    outcome = verdict_of(trail, game)
+    diffs = [d for d in ([outcome.row.diff, *outcome.row.example_diffs] if outcome.row else []) if d is not None]
+    return _with(base, lang=version.lang, version=version.label, verdict=outcome.verdict, now=outcome.now,
+                 today=trail.newest, changed_on=outcome.changed_on,
+                 text_class=outcome.row.text_class if outcome.row else None,
+                 changes=tuple(c for d in diffs for c in d.substantive_changes),
+                 editorial=tuple(c for d in diffs for c in d.editorial_changes),
+                 targets=_targets_today(knowledge, trails, game, version.lang, trail), then_text=trail.first.text,
+                 now_text=trail.last.text if trail.last else "")
+
+
+def _trail(knowledge: Knowledge, trails: dict, game: str, lang: str, label: str, number: RuleNumber):
+    """``trail_since``, once per text however often the note cites it."""
+    key = (game, lang, label, number)
+    if key not in trails:
+        trails[key] = trail_since(knowledge, game, lang, label, number)
+    return trails[key]
+
+
+def _targets_today(knowledge: Knowledge, trails: dict, game: str, lang: str, trail) -> tuple[str, ...]:
+    """Where a split text's sentences are today: each rule that took them, followed to today."""
+    if trail.end is None or not trail.end.targets:
+        return ()
+    out = []
+    for target in trail.end.targets:
+        onward = _trail(knowledge, trails, game, lang, trail.end.version, RuleNumber.parse(target))
+        out.append(str(onward.last.number) if onward.last is not None else f"{target} (since {onward.end.kind})")
+    return tuple(dict.fromkeys(out))
+
+
+def _version_at(index: NoteIndex, game: str, dated: str, dated_by: str,
+                number: RuleNumber) -> tuple[NoteVersion | None, str | None]:
+    """The version a citation stood for: the one named after it, else the text in force on the date."""
+    if dated_by == "version" and any(v.label == dated for v in index.of_game(game)):
+        return pinned(index, game, dated, number)
+    if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", dated):
+        return in_force(index, game, dated, number)
+    return None, f"{GAME_SHORT_NAMES[game]} has no version {dated} with rule texts in the corpus"
+
+
+def _with(finding: Finding, **changes) -> Finding:
+    from dataclasses import replace
+
+    return replace(finding, **changes)
