@@ -20,7 +20,7 @@ from rules_kb.notes.index import NoteIndex, NoteVersion
 from rules_kb.notes.link import find_in, line_and_column
 from rules_kb.notes.resolve import LinkOptions, guess_game, in_force, pinned
 from rules_kb.numbers import RuleNumber
-from rules_kb.refs import NoteReference
+from rules_kb.refs import NoteReference, SectionReference
 
 if TYPE_CHECKING:
     from rules_kb.assemble.knowledge import Knowledge
@@ -91,6 +91,8 @@ def audit_note(knowledge: Knowledge, index: NoteIndex, text: str, fmt: str, opti
     trails: dict = {}
     out = []
     for reference in find_in(text, fmt, options):
+        if isinstance(reference, SectionReference):
+            continue  # a tournament section: one version of each document so far, nothing to audit against
         if any(start <= reference.start < end for start, end, _, _ in tags):
             continue  # a number inside a date tag
         tag = _tag_for(text, tags, reference.start)
