@@ -29,7 +29,6 @@ from rules_kb.render.api import write_api
 from rules_kb.render.glossary_pages import write_glossary_api
 from rules_kb.render.html import Page
 from rules_kb.render.offline import write_offline
-from rules_kb.render.visible import visible_page
 from rules_kb.render.output import (
     WORK_MARK,
     make_work_folder,
@@ -39,10 +38,11 @@ from rules_kb.render.output import (
     shielded,
 )
 from rules_kb.render.site_data import SiteData, load_site_data
+from rules_kb.render.visible import visible_page
 from rules_kb.render.whats_new_pages import write_feeds
 from rules_kb.search.index import write_search_index
-from rules_kb.site.notfound import fix_not_found_page
 from rules_kb.site.frame import Frame, framed_html, take_frames, write_frame_sources
+from rules_kb.site.notfound import fix_not_found_page
 from rules_kb.site.pages import MKDOCS_GENERATORS, PAGE_GENERATORS
 from rules_kb.site.reuse import MANIFEST as UNITS
 from rules_kb.site.reuse import PreviousBuild, build_salt
