@@ -171,7 +171,7 @@ def test_a_number_taken_over_in_one_step_starts_a_new_era(knowledge):
 
 def test_lineage_is_decided_before_the_graph_and_drawn_as_is(knowledge):
     """The era of 309 ends in 2022 in the lineage itself; the graph draws exactly its links."""
-    lineage = trace_lineage(knowledge.catalog, knowledge.forced)
+    lineage = trace_lineage(knowledge.catalog, knowledge.alignments, knowledge.forced)
     links = {(text_id(a), text_id(b)) for a, b in lineage.successions}
     planes = knowledge.catalog.text_of("mtg", "en", "2019-05-03", RuleNumber.parse("309"))
     dungeons = knowledge.catalog.text_of("mtg", "en", "2022-11-18", RuleNumber.parse("309"))

@@ -32,7 +32,8 @@ def test_whats_new_lists_every_substantive_row_of_the_release(real_site, knowled
     page = links.whats_new_page("mtg", "en", "2024-11-08")
     tree = parse(file_of(real_site, page))
     assert tree.findtext(".//h1") == "Magic: The Gathering English 2024-11-08: what's new"
-    comparison = compare_versions(knowledge.catalog, "mtg", "en", "2022-11-18", "2024-11-08", knowledge.forced)
+    comparison = compare_versions(knowledge.catalog, knowledge.alignments,
+                                  "mtg", "en", "2022-11-18", "2024-11-08", knowledge.forced)
     rows = listed_rows(comparison)
     items = tree.findall(".//ul[@class='rk-whats-new']/li")
     assert len(items) == len(rows) > 100

@@ -60,8 +60,7 @@ def test_store_holds_every_adjacent_alignment(stored, knowledge):
     rows = stored.store.db.execute("SELECT game, lang, old_version, new_version, alignment FROM alignments").fetchall()
     assert [tuple(r[:4]) for r in rows] == pairs
     for (game, lang, old, new, text) in rows:
-        ours = knowledge.catalog.alignments[(game, lang, old, new, relevant_forced(knowledge.forced, game, lang, old,
-                                                                                   new))]
+        ours = knowledge.alignments[(game, lang, old, new, relevant_forced(knowledge.forced, game, lang, old, new))]
         assert json.loads(text) == json.loads(json.dumps(alignment_record(ours)))
 
 
@@ -284,16 +283,18 @@ def test_a_composed_diff_within_a_scope_reads_its_paths_only_and_says_the_same(s
               if catalog.versions[("mtg", "en", label)].complete and catalog.rules_in("mtg", "en", label)]
     assert len(labels) >= 5
     old, new = labels[0], labels[-1]
-    expected = comparison_record(compare_versions(knowledge.catalog, "mtg", "en", old, new, knowledge.forced, within))
+    expected = comparison_record(compare_versions(knowledge.catalog, knowledge.alignments, "mtg", "en", old, new,
+                                                  knowledge.forced, within))
     assert expected["rows"]
     read = []
-    pairs_under = type(stored.catalog.alignments).pairs_under
+    pairs_under = type(stored.alignments).pairs_under
 
     def spy(self, key, bounds, numbers=()):
         read.append(key)
         return pairs_under(self, key, bounds, numbers)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(type(stored.catalog.alignments), "pairs_under", spy)
-        got = comparison_record(compare_versions(stored.catalog, "mtg", "en", old, new, stored.forced, within))
+        patch.setattr(type(stored.alignments), "pairs_under", spy)
+        got = comparison_record(compare_versions(stored.catalog, stored.alignments, "mtg", "en", old, new,
+                                                 stored.forced, within))
     assert read, "the scoped composition was not used"
     assert got == expected

@@ -37,4 +37,5 @@ def diff_asked(knowledge: Knowledge, game: str, lang: str, old: str, new: str, *
     number = rule_argument(rule) if rule else None
     if number is not None and not any(number in catalog.rules_in(game, lang, v) for v in (old, new)):
         raise RuleNotFound(f"{number} in {game} {lang} {old} or {new}", nearest_numbers(catalog, game, number))
-    return compare_versions(catalog, game, lang, old, new, knowledge.forced, Scope(rule=number, chapter=section))
+    return compare_versions(catalog, knowledge.alignments, game, lang, old, new, knowledge.forced,
+                            Scope(rule=number, chapter=section))

@@ -142,7 +142,8 @@ def version_chains(knowledge: Knowledge, game: str, scope: Scope, langs: tuple[s
     chains = {}
     for lang in langs:
         labels = versions_holding(knowledge, game, lang, scope)
-        chains[lang] = [compare_versions(knowledge.catalog, game, lang, old, new, knowledge.forced, scope)
+        chains[lang] = [compare_versions(knowledge.catalog, knowledge.alignments, game, lang, old, new,
+                                         knowledge.forced, scope)
                         for old, new in pairwise(labels)]
     return chains
 

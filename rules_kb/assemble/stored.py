@@ -37,7 +37,7 @@ def build_store(corpus: Path, cache_dir: Path, report=None) -> Path:
     alignments = []
     for game, lang, old, new in adjacent_pairs(catalog):
         relevant = relevant_forced(knowledge.forced, game, lang, old, new)
-        alignments.append((relevant, catalog.alignments[(game, lang, old, new, relevant)]))
+        alignments.append((relevant, knowledge.alignments[(game, lang, old, new, relevant)]))
     path = store_path(corpus, cache_dir)
     for old in cache_dir.glob("knowledge-*.pickle"):  # left by versions before the store: deleted, never read
         old.unlink(missing_ok=True)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from rules_kb.compare.kinds import ADDED, IN_PLACE, MOVED, PLACEMENTS, REMOVED, SPLIT, count_kinds
+from rules_kb.compare.memory import AlignmentMemo
 from rules_kb.compare.similarity import Vectors, comparable_text
 from rules_kb.ingest.curated import ForcedMatch
 from rules_kb.kb.catalog import Catalog
@@ -126,7 +127,7 @@ class Scope:
         return f"section {self.chapter}" if self.chapter is not None else "all rules"
 
 
-def align_versions(catalog: Catalog, game: str, lang: str, old_label: str, new_label: str,
+def align_versions(catalog: Catalog, memo: AlignmentMemo, game: str, lang: str, old_label: str, new_label: str,
                    forced: list[ForcedMatch] = (), within: Scope | None = None) -> Alignment:
     """Pair the rules of two versions; ``within`` limits what is reported, not what is paired.
 
@@ -134,16 +135,17 @@ def align_versions(catalog: Catalog, game: str, lang: str, old_label: str, new_l
     seen as a move rather than an addition or a removal. Between two complete versions with
     complete versions in between, the adjacent alignments are composed (a rule is followed
     release by release), since sixteen years of rewording defeat any direct text similarity.
+    ``memo`` holds the alignments made before (and receives the new ones).
     """
     chain = complete_chain(catalog, game, lang, old_label, new_label)
     alignment = None
     if within is not None and len(chain) == 2:
-        alignment = catalog.alignments.within(_pair_key(game, lang, old_label, new_label, tuple(forced)),
-                                              within.bounds(), within.part())
+        alignment = memo.within(_pair_key(game, lang, old_label, new_label, tuple(forced)), within.bounds(),
+                                within.part())
     elif within is not None:
-        alignment = _compose_within(catalog.alignments.pairs_under, game, lang, chain, tuple(forced), within)
+        alignment = _compose_within(memo.pairs_under, game, lang, chain, tuple(forced), within)
     if alignment is None:
-        alignment = chain_alignment(catalog, game, lang, tuple(chain), tuple(forced))
+        alignment = chain_alignment(catalog, memo, game, lang, tuple(chain), tuple(forced))
     alignment = Alignment(alignment.game, alignment.lang, alignment.old_version, alignment.new_version,
                           alignment.old_complete, alignment.new_complete, list(alignment.pairs),
                           list(alignment.unknown_old), list(alignment.unknown_new), list(alignment.notes))
@@ -155,18 +157,18 @@ def align_versions(catalog: Catalog, game: str, lang: str, old_label: str, new_l
     return alignment
 
 
-def chain_alignment(catalog: Catalog, game: str, lang: str, chain: tuple[str, ...],
+def chain_alignment(catalog: Catalog, memo: AlignmentMemo, game: str, lang: str, chain: tuple[str, ...],
                     forced: tuple[ForcedMatch, ...]) -> Alignment:
     """The first and last versions of ``chain`` aligned: its first step, composed with the
     alignment of the rest of the chain (memoised). Comparing every release with the newest then
     composes once per release, not once per release and step in between."""
-    first = align_pair(catalog, game, lang, chain[0], chain[1], forced)
+    first = align_pair(catalog, memo, game, lang, chain[0], chain[1], forced)
     if len(chain) == 2:
         return first
     key = (game, lang, chain, forced)
-    compositions = catalog.alignments.compositions
+    compositions = memo.compositions
     if key not in compositions:
-        compositions[key] = _compose([first, chain_alignment(catalog, game, lang, chain[1:], forced)])
+        compositions[key] = _compose([first, chain_alignment(catalog, memo, game, lang, chain[1:], forced)])
     return compositions[key]
 
 
@@ -190,11 +192,11 @@ def _pair_key(game: str, lang: str, old_label: str, new_label: str, forced: tupl
     return (game, lang, old_label, new_label, relevant)
 
 
-def align_pair(catalog: Catalog, game: str, lang: str, old_label: str, new_label: str,
-                  forced: tuple[ForcedMatch, ...]) -> Alignment:
+def align_pair(catalog: Catalog, memo: AlignmentMemo, game: str, lang: str, old_label: str, new_label: str,
+               forced: tuple[ForcedMatch, ...]) -> Alignment:
     key = _pair_key(game, lang, old_label, new_label, forced)
     relevant = key[4]
-    cached = catalog.alignments.get(key)
+    cached = memo.get(key)
     if cached is not None:
         return cached
     old = pick_texts(catalog, game, lang, old_label)
@@ -202,9 +204,9 @@ def align_pair(catalog: Catalog, game: str, lang: str, old_label: str, new_label
     alignment = Alignment(game, lang, old_label, new_label,
                           catalog.versions[(game, lang, old_label)].complete,
                           catalog.versions[(game, lang, new_label)].complete)
-    vectors = Vectors(lang, old, new, catalog.known_word_sets(lang))
+    vectors = Vectors(lang, old, new, memo.word_sets(lang))
     left, right = set(old), set(new)
-    automatic = align_pair(catalog, game, lang, old_label, new_label, ()) if relevant else None
+    automatic = align_pair(catalog, memo, game, lang, old_label, new_label, ()) if relevant else None
     _apply_forced(alignment, list(relevant), old, new, left, right, vectors, automatic)
     _match_in_place(alignment, old, new, left, right, vectors)
     _match_moves(alignment, old, new, left, right, vectors)
@@ -223,7 +225,7 @@ def align_pair(catalog: Catalog, game: str, lang: str, old_label: str, new_label
         else:
             alignment.unknown_new.append(number)
     alignment.pairs.sort(key=_pair_order)
-    catalog.alignments[key] = alignment
+    memo[key] = alignment
     return alignment
 
 

@@ -29,6 +29,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from rules_kb.compare.changes import Comparison, compare_versions
+from rules_kb.compare.memory import AlignmentMemo
 from rules_kb.errors import ManifestError, OutputError, SourceError
 from rules_kb.ingest.corpus import (
     DATE,
@@ -67,6 +68,7 @@ class Addition:
     neighbours: dict[str, int] = field(default_factory=dict)  # complete releases beside it: label -> rules
     rule_count: int = 0  # distinct rule numbers, when the release is complete
     catalog: Catalog | None = field(default=None, repr=False)  # what the comparison read (kept for the caches)
+    alignments: AlignmentMemo = field(default_factory=AlignmentMemo, repr=False)  # and what it aligned
 
 
 def _stated(item: Ingested) -> tuple[list[str], list[str]]:
@@ -262,7 +264,8 @@ def _compare_within(corpus: Path, same: list[DocumentMeta], addition: Addition, 
     if not older:
         return len(ids) == len(same)
     addition.previous = older[-1]
-    addition.changes = compare_versions(catalog, meta.game, lang, older[-1], label, load_forced_matches(corpus))
+    addition.changes = compare_versions(catalog, addition.alignments, meta.game, lang, older[-1], label,
+                                        load_forced_matches(corpus))
     return True
 
 
@@ -301,7 +304,8 @@ def add_release(corpus: Path, path: Path, cache_dir: Path | None = None, **flags
     if cache_dir is not None:
         from rules_kb.assemble.knowledge import remember_addition
 
-        remember_addition(cache_dir, addition.catalog or build_catalog([addition.item.parsed]), addition.item.parsed)
+        remember_addition(cache_dir, addition.catalog or build_catalog([addition.item.parsed]), addition.alignments,
+                          addition.item.parsed)
     return addition
 
 

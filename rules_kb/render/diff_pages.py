@@ -32,7 +32,8 @@ def diff_pages(site: SiteData) -> Iterator[Page]:
                 if saved is not None:  # the previous build's pages of this pair are in the new site
                     site.diff_rows[(game, lang, old, new)] = saved["shown"]
                     continue
-                comparison = compare_versions(site.catalog, game, lang, old, new, site.knowledge.forced)
+                comparison = compare_versions(site.catalog, site.knowledge.alignments, game, lang, old, new,
+                                              site.knowledge.forced)
                 shown = site.diff_rows[(game, lang, old, new)] = rows_shown(comparison)
                 yield from _pair_pages(game, lang, comparison)
                 if site.units is not None:

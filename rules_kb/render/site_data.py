@@ -106,7 +106,8 @@ class SiteData:
                 return None
             from rules_kb.compare.changes import compare_versions
 
-            comparison = compare_versions(self.catalog, game, lang, old, new, self.knowledge.forced)
+            comparison = compare_versions(self.catalog, self.knowledge.alignments, game, lang, old, new,
+                                          self.knowledge.forced)
             self.diff_rows[key] = rows_shown(comparison)
         section = self.diff_rows[key].get(str(number))
         return None if section is None else f"{links.diff_page(game, lang, old, new, section)}#{number}"

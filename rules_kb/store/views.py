@@ -1,6 +1,6 @@
 """The store seen as the in-memory knowledge base: a catalog and a graph that read on demand.
 
-``StoreCatalog`` is a ``Catalog`` whose texts, documents and alignments are fetched from the
+``StoreCatalog`` is a ``Catalog`` whose texts and documents are fetched from the
 store when asked for; ``StoreGraph`` answers the networkx calls the questions use (``in``,
 ``nodes[...]``, ``in_edges``, ``out_edges``, ``has_edge``, ``get_edge_data``). So ``ask.query``
 and ``ask.story`` give the same answers on either, and a lookup reads only its rule's rows.
@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from rules_kb.kb.catalog import AlignmentMemo, Catalog, VersionInfo
+from rules_kb.compare.memory import AlignmentMemo
+from rules_kb.kb.catalog import Catalog, VersionInfo
 from rules_kb.model import DocumentMeta, Example, Residue, RuleText
 from rules_kb.numbers import RuleNumber
 from rules_kb.store.read import Store, StoreDamaged
@@ -167,11 +168,20 @@ class StoreDocuments(Mapping):
 
 
 class StoreAlignments(AlignmentMemo):
-    """Adjacent alignments from the store, rebuilt on first use; new ones are kept in memory."""
+    """The aligner's memory over the store: adjacent alignments rebuilt on first use, new ones kept
+    in memory, and the word sets of comparable texts."""
 
-    def __init__(self, store: Store, catalog: Catalog) -> None:
+    def __init__(self, store: Store, catalog: StoreCatalog) -> None:
         super().__init__()
         self.store, self.catalog = store, catalog
+        self._word_sets: dict[str, Mapping[str, frozenset[str]]] = {}
+
+    def word_sets(self, lang: str) -> Mapping[str, frozenset[str]]:
+        """The store's word sets of one language (Japanese: 886 texts, read once, checked)."""
+        if lang not in self._word_sets:
+            self._word_sets[lang] = {text: frozenset(json.loads(words)) for _, text, words in self.store.rows(
+                "SELECT * FROM word_sets WHERE lang=?", (lang,))}
+        return self._word_sets[lang]
 
     def get(self, key, default=None):
         if key in self:
@@ -279,20 +289,11 @@ class StoreCatalog(Catalog):
             if rule_count:
                 holding.append((first_rule, (game, lang, label)))
         super().__init__(StoreDocuments(store), versions, StoreTexts(store, [key for _, key in sorted(holding)]))
-        self.alignments = StoreAlignments(store, self)
         self.store = store
 
     def numbers_of(self, game: str) -> list[RuleNumber]:
         return sorted({RuleNumber.parse(n) for n in self.store.values(
             "SELECT DISTINCT number FROM rule_texts WHERE game=?", (game,))})
-
-    def known_word_sets(self, lang: str) -> Mapping[str, frozenset[str]]:
-        """The store's word sets of one language (Japanese: 886 texts, read once, checked)."""
-        memo = self.__dict__.setdefault("_word_sets", {})
-        if lang not in memo:
-            memo[lang] = {text: frozenset(json.loads(words)) for _, text, words in self.store.rows(
-                "SELECT * FROM word_sets WHERE lang=?", (lang,))}
-        return memo[lang]
 
     def labels_with_numbers(self, game: str, lang: str, low: str, high: str) -> dict[str, set[RuleNumber]]:
         """As ``Catalog``'s, from one stretch of the store's number index."""
@@ -353,12 +354,14 @@ class StoreGraph:
 
 
 class StoreKnowledge:
-    """What ``Knowledge`` offers the questions (catalog, graph, forced matches), read from the store."""
+    """What ``Knowledge`` offers the questions (catalog, graph, forced matches, the aligner's memory),
+    read from the store."""
 
     def __init__(self, store: Store, load_forced: Callable[[], list[ForcedMatch]]) -> None:
         self.store = store
         self.catalog = StoreCatalog(store)
         self.graph = StoreGraph(store)
+        self.alignments = StoreAlignments(store, self.catalog)
         self._load_forced = load_forced
 
     @cached_property
