@@ -6,7 +6,7 @@ import json
 import tomllib
 
 import pytest
-from conftest import CORPUS, FIXTURES
+from conftest import FIXTURES
 
 from rules_kb.ask.story import explain_rule
 from rules_kb.compare.align import Scope, align_versions
@@ -109,7 +109,7 @@ def test_japanese_507_from_1_38_to_1_48_changed_only_in_width(knowledge):
 
 
 def test_the_507_story(knowledge):
-    story = explain_rule(knowledge, "dm", R("507"), CORPUS)
+    story = explain_rule(knowledge, "dm", R("507"))
     assert [(c.alignment.old_version, c.alignment.new_version) for c in story.chains["ja"]] == [
         ("2021-09-07", "1.38"), ("1.38", "1.48")]
     assert story.lags == [

@@ -7,7 +7,8 @@ from itertools import pairwise
 
 from rules_kb.ask.query import analogues_of, citations_of, history
 from rules_kb.compare.lineage import trace_lineage
-from rules_kb.kb.graph import build_graph, rule_id, text_id
+from rules_kb.kb.graph import build_graph
+from rules_kb.kb.ids import rule_id, text_id
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.export import graph_from_json, graph_to_json
 

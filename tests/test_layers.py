@@ -8,7 +8,7 @@ from conftest import PACKAGE
 
 # The README's stage table, top to bottom; modules of one row may import each other.
 LAYERS = [
-    ["errors", "files", "games"], ["numbers"], ["model"], ["refs", "tokens", "links", "jsregex"], ["sources"],
+    ["errors", "files", "games", "places"], ["numbers"], ["model"], ["refs", "tokens", "links", "jsregex"], ["sources"],
     ["ingest"], ["kb"], ["compare"], ["store"], ["assemble"], ["releases"], ["ask"], ["search"], ["notes"],
     ["render"], ["site"], ["cli"],
 ]
@@ -97,7 +97,7 @@ def test_the_import_graph_has_no_circle():
         state[name] = 1
         for target in sorted(edges[name]):
             if state.get(target) == 1:
-                circles.append(path[path.index(target):] + [target])
+                circles.append([*path[path.index(target):], target])
             elif target not in state:
                 visit(target, [*path, target])
         state[name] = 2

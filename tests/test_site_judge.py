@@ -103,11 +103,11 @@ def test_the_game_page_links_whats_new_the_glossary_and_the_feed(real_site):
     assert links.relative(page, links.feed("mtg")) in hrefs
 
 
-def test_a_definition_is_escaped_and_only_its_references_become_links(knowledge, subset_corpus):
+def test_a_definition_is_escaped_and_only_its_references_become_links(knowledge):
     from rules_kb.render.glossary_pages import definition_html
     from rules_kb.render.site_data import load_site_data
 
-    site = load_site_data(knowledge, subset_corpus)
+    site = load_site_data(knowledge)
     page = links.glossary_page("mtg", "en", "2024-11-08")
     hostile = ('<script>alert(1)</script> {{ x }} **b** See rule 702.2. See <a href="javascript:x">Battlefield</a>. '
                "See Battlefield.")

@@ -260,9 +260,9 @@ def test_explain_from_the_store_reads_only_its_rule_and_says_the_same(stored, kn
     from rules_kb.render.textformat import story_record
 
     rule = RuleNumber.parse(number)
-    expected = story_record(explain_rule(knowledge, game, rule, subset_corpus))
+    expected = story_record(explain_rule(knowledge, game, rule))
     assert sum(len(chain) for chain in expected["chains"].values()) >= 1  # at least one step compared
-    assert story_record(explain_rule(stored, game, rule, subset_corpus)) == expected
+    assert story_record(explain_rule(stored, game, rule)) == expected
 
 
 @pytest.mark.parametrize("scope", ["section 1", "section 3", "section 5", "section 7", "section 9", "509.1", "702.2",

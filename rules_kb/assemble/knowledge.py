@@ -26,7 +26,7 @@ from rules_kb.assemble.caches import cache_key, source_hash, write_cache_file
 from rules_kb.compare.memory import AlignmentMemo
 from rules_kb.errors import RulesKbError
 from rules_kb.ingest.corpus import load_manifest, read_document_bytes
-from rules_kb.ingest.curated import ForcedMatch
+from rules_kb.ingest.curated import Correspondence, ForcedMatch
 from rules_kb.kb.catalog import Catalog, VersionInfo
 from rules_kb.model import DocumentMeta, ParsedDocument
 from rules_kb.store.records import (
@@ -54,6 +54,7 @@ class Knowledge:
     unresolved: list[Unresolved]
     forced: list[ForcedMatch]
     alignments: AlignmentMemo  # the aligner's memory of this catalog, handed to every comparison
+    correspondences: list[Correspondence]
 
 
 @dataclass
@@ -70,7 +71,7 @@ class KnowledgeReport:
 def build_knowledge(corpus: Path, cache_dir: Path | None = None, report: KnowledgeReport | None = None) -> Knowledge:
     """Ingest the corpus and build the catalog and graph; with ``cache_dir``, reuse cached work."""
     from rules_kb.compare.lineage import trace_lineage
-    from rules_kb.ingest.curated import load_analogues, load_forced_matches, load_terms
+    from rules_kb.ingest.curated import load_analogues, load_correspondences, load_forced_matches, load_terms
     from rules_kb.kb.catalog import build_catalog
     from rules_kb.kb.graph import build_graph
 
@@ -84,7 +85,7 @@ def build_knowledge(corpus: Path, cache_dir: Path | None = None, report: Knowled
     lineage = trace_lineage(catalog, memo, forced)
     graph, unresolved = build_graph(catalog, load_analogues(corpus), load_terms(corpus), lineage.successions,
                                     lineage.moves)
-    return Knowledge(catalog, graph, unresolved, forced, memo)
+    return Knowledge(catalog, graph, unresolved, forced, memo, load_correspondences(corpus))
 
 
 def load_knowledge(corpus: Path, cache_dir: Path | None = None) -> Knowledge:

@@ -13,14 +13,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from rules_kb import places
 from rules_kb.assemble.caches import cache_root, ensure_folder, search_root
 from rules_kb.errors import StoreUnusable, UsageError
 
 if TYPE_CHECKING:
     from rules_kb.store.views import StoreKnowledge
 
-REPOSITORY = Path(__file__).resolve().parent.parent.parent
-DEFAULT_CORPUS = REPOSITORY / "corpus"
+DEFAULT_CORPUS = places.DEFAULT_CORPUS
 # The store, the JSON caches and the search index; RULES_KB_CACHE moves them all (assemble/caches.py).
 DEFAULT_CACHE = cache_root()
 DEFAULT_SEARCH = search_root()

@@ -68,7 +68,7 @@ def run_show(args: argparse.Namespace) -> int:
             check_version(knowledge, args.version, (game,) if game else ("dm", "mtg"), args.lang)
         texts = show(knowledge, number, game, args.lang, args.version)
         gone = gone_notes(knowledge, texts) if args.version is None else []
-        return texts, gone + pairing_notes(knowledge, args.corpus, texts)
+        return texts, gone + pairing_notes(knowledge, texts)
 
     from rules_kb.ask.arguments import rule_argument
     from rules_kb.ask.glossary import looks_like_name

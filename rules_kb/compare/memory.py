@@ -3,7 +3,7 @@
 The aligner (``compare.align``) reads and fills an ``AlignmentMemo``; whoever asks it to align
 hands one in. The assembly stage seeds one from its JSON cache before anything aligns and keeps
 it beside the catalog (``assemble.knowledge.Knowledge.alignments``); the store's view
-(``store.views.StoreAlignments``) is a memo that reads stored alignments on first use and answers
+(``store.alignments.StoreAlignments``) is a memo that reads stored alignments on first use and answers
 the narrow questions below from the store's parts. Nothing is stored here, so both say so.
 """
 

@@ -47,6 +47,8 @@ class Catalog:
     documents: dict[str, ParsedDocument]
     versions: dict[tuple[str, str, str], VersionInfo]
     texts: dict[tuple[str, str, str], dict[RuleNumber, list[RuleText]]]
+    _label_order: dict[tuple[str, str, int], list[str]] = field(default_factory=dict, init=False, repr=False,
+                                                                compare=False)
 
     def version_labels(self, game: str, lang: str) -> list[str]:
         """Labels of one game and language, oldest first.
@@ -54,7 +56,7 @@ class Catalog:
         Asked for every rule of every page by the site, so the order is kept, keyed by the
         number of versions (a catalog only ever gains versions).
         """
-        memo = self.__dict__.setdefault("_label_order", {})
+        memo = self._label_order
         key = (game, lang, len(self.versions))
         if key not in memo:
             infos = [v for (g, lg, _), v in self.versions.items() if g == game and lg == lang]

@@ -30,3 +30,19 @@ def doc_id(document: str) -> str:
 
 def term_id(game: str, lang: str, term: str) -> str:
     return f"term:{game}:{lang}:{term}"
+
+
+def term_prefix(game: str | None = None, lang: str | None = None) -> str:
+    """What every term id of a game and language (or every term id) starts with: a range scan's start."""
+    return f"term:{game}:{lang}:" if game is not None else "term:"
+
+
+def term_of(node: str) -> tuple[str, str, str]:
+    """(game, lang, term) of a ``term_id``."""
+    _, game, lang, term = node.split(":", 3)
+    return game, lang, term
+
+
+def number_of(node: str) -> str:
+    """The rule number a ``rule_id`` names."""
+    return node.rsplit(":", 1)[1]

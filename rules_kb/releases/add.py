@@ -46,12 +46,12 @@ from rules_kb.ingest.pipeline import Ingested, ingest_corpus, parse_bytes
 from rules_kb.ingest.reading import read_source
 from rules_kb.kb.catalog import Catalog, build_catalog
 from rules_kb.model import DocumentMeta
+from rules_kb.sources.common import LONGEST_RULE
 
 # Version kinds that name the document's own release (not releases it merely mentions).
 _OWN_KINDS = ("full", "excerpt", "change-notice", "contents")
 _TEMPORARIES = (".add-*.tmp", ".manifest-*.tmp")
 _FILE_MODE = 0o644  # a release and the manifest are read by every user of the corpus
-MAX_PLAUSIBLE_RULE = 30_000  # characters; the longest real rule (Magic 205.3m) has under 3,000
 
 
 class ConflictError(SourceError):
@@ -142,13 +142,14 @@ def plan_addition(corpus: Path, path: Path, *, game: str | None = None, lang: st
 def _check_plausible(addition: Addition) -> None:
     """Refuse a release that parsed into something no real release looks like.
 
-    A rule text longer than ``MAX_PLAUSIBLE_RULE`` has swallowed lines that are not its own;
-    a complete release with under half the rules of each complete neighbour (the releases
-    just before and after it) has lost its numbering. ``--force`` adds it anyway.
+    A rule text longer than ``LONGEST_RULE`` (past which every parser reports an anomaly) has
+    swallowed lines that are not its own; a complete release with under half the rules of each
+    complete neighbour (the releases just before and after it) has lost its numbering. ``--force``
+    adds it anyway.
     """
     source = str(addition.source)
     longest = max(addition.item.parsed.rules, key=lambda rule: len(rule.text), default=None)
-    if longest is not None and len(longest.text) > MAX_PLAUSIBLE_RULE:
+    if longest is not None and len(longest.text) > LONGEST_RULE:
         raise SourceError(source, f"implausible structure: rule {longest.number} runs to {len(longest.text):,} "
                                   f"characters (no real rule exceeds 3,000); pass --force to add it anyway")
     counts = addition.neighbours

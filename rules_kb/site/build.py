@@ -25,6 +25,7 @@ from pathlib import Path
 from rules_kb.assemble.knowledge import Knowledge, load_knowledge
 from rules_kb.errors import OutputError
 from rules_kb.notes.assets import write_link_assets
+from rules_kb.places import MKDOCS_CONFIG, SITE_SOURCES
 from rules_kb.render.api import write_api
 from rules_kb.render.glossary_pages import write_glossary_api
 from rules_kb.render.html import Page
@@ -47,9 +48,6 @@ from rules_kb.site.pages import MKDOCS_GENERATORS, PAGE_GENERATORS
 from rules_kb.site.reuse import MANIFEST as UNITS
 from rules_kb.site.reuse import PreviousBuild, build_salt
 
-REPOSITORY = Path(__file__).resolve().parent.parent.parent
-SITE_SOURCES = REPOSITORY / "site"
-MKDOCS_CONFIG = REPOSITORY / "mkdocs.yml"
 THEME_OVERRIDES = "overrides"
 
 # Functions ``write_x(knowledge, folder)`` that drop extra static files into the built site,
@@ -84,7 +82,7 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
     if knowledge is None:
         knowledge = load_knowledge(corpus, cache_dir)
     previous = PreviousBuild(out, staging)
-    site = load_site_data(knowledge, corpus, previous)
+    site = load_site_data(knowledge, previous)
     seconds["knowledge"] = time.perf_counter() - clock
     clock = time.perf_counter()
     seen: set[str] = set()
