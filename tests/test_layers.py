@@ -109,9 +109,14 @@ def test_the_import_graph_has_no_circle():
 
 
 def imports_of_tree(tree: ast.Module, modules: set[str]) -> set[str]:
-    """The package's modules a module imports (``from rules_kb.cli import common`` is cli.common)."""
+    """The package's modules a module imports when it runs (``from rules_kb.cli import common`` is
+    cli.common); imports only type checkers read (``if TYPE_CHECKING:``) never run."""
+    typing_only = {id(n) for block in ast.walk(tree) if isinstance(block, ast.If)
+                   and getattr(block.test, "id", None) == "TYPE_CHECKING" for n in ast.walk(block)}
     found = set()
     for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
         if isinstance(node, ast.ImportFrom) and node.module in modules:
             found.update(f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in modules else node.module
                          for a in node.names)

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from rules_kb.compare.memory import AlignmentMemo
 from rules_kb.numbers import RuleNumber
 from rules_kb.store.read import Store
-from rules_kb.store.views import StoreCatalog, StoreTexts, VersionRules
+
+if TYPE_CHECKING:
+    from rules_kb.store.views import StoreCatalog, StoreTexts, VersionRules
 
 
 class StoreAlignments(AlignmentMemo):

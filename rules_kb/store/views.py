@@ -23,8 +23,8 @@ from rules_kb.numbers import RuleNumber
 from rules_kb.store.read import Store, StoreDamaged
 
 if TYPE_CHECKING:
+    from rules_kb.compare.memory import AlignmentMemo
     from rules_kb.ingest.curated import Correspondence, ForcedMatch
-    from rules_kb.store.alignments import StoreAlignments
 
 RULE_COLUMNS = "*"
 
@@ -258,7 +258,7 @@ class StoreKnowledge:
         self.corpus = corpus
 
     @cached_property
-    def alignments(self) -> StoreAlignments:
+    def alignments(self) -> AlignmentMemo:
         """The aligner's memory over the store (only diff and explain align): made when asked."""
         from rules_kb.store.alignments import StoreAlignments
 
