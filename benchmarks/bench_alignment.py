@@ -24,7 +24,7 @@ import tomllib
 from collections import Counter
 from pathlib import Path
 
-from rules_kb.compare.align import Scope
+from rules_kb.compare.alignment import Scope
 from rules_kb.compare.changes import compare_versions
 from rules_kb.compare.kinds import PLACEMENTS, TEXT_CLASSES
 from rules_kb.compare.memory import AlignmentMemo

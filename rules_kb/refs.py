@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rules_kb.numbers import RuleNumber, fold_width
+from rules_kb.numbers import ABSENT, NUMBER_PARTS, SECTION_DIGITS, RuleNumber, fold_width
 
 __all__ = ["NoteReference", "Reference", "find_note_references", "find_references"]
 
@@ -307,4 +307,5 @@ TABLES = {
     "tag_window": _TAG_WINDOW,
     "game_tags": GAME_TAGS,
     "skip_letters": {"": _SKIP_LETTERS[None], "mtg": _SKIP_LETTERS["mtg"], "dm": _SKIP_LETTERS["dm"]},
+    "numbers": {"parts": list(NUMBER_PARTS), "absent": ABSENT, "section_digits": SECTION_DIGITS},
 }

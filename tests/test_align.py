@@ -9,7 +9,8 @@ import pytest
 from conftest import FIXTURES
 
 from rules_kb.ask.story import explain_rule
-from rules_kb.compare.align import Scope, align_versions
+from rules_kb.compare.align import align_versions
+from rules_kb.compare.alignment import Scope
 from rules_kb.compare.changes import compare_versions
 from rules_kb.ingest.curated import ForcedMatch
 from rules_kb.numbers import RuleNumber
@@ -232,7 +233,9 @@ def test_composing_with_the_rest_of_the_chain_equals_composing_every_step(knowle
     the chain; that must be exactly what following every rule release by release gives."""
     from itertools import pairwise
 
-    from rules_kb.compare.align import _compose, _pair_order, align_pair, complete_chain
+    from rules_kb.compare.align import align_pair, complete_chain
+    from rules_kb.compare.alignment import pair_order
+    from rules_kb.compare.compose import compose
 
     catalog, forced = knowledge.catalog, tuple(knowledge.forced)
     labels = [label for label in catalog.version_labels("mtg", "en") if catalog.rules_in("mtg", "en", label)]
@@ -245,10 +248,10 @@ def test_composing_with_the_rest_of_the_chain_equals_composing_every_step(knowle
     for old in labels[:-2]:
         chain = complete_chain(catalog, "mtg", "en", old, labels[-1])
         steps = [align_pair(catalog, knowledge.alignments, "mtg", "en", a, b, forced) for a, b in pairwise(chain)]
-        stepwise = _compose(steps)
+        stepwise = compose(steps)
         composed = align_versions(catalog, knowledge.alignments, "mtg", "en", old, labels[-1], list(forced))
         assert rows(composed) == rows(stepwise), old
-        assert [_pair_order(p) for p in composed.pairs] == sorted(_pair_order(p) for p in stepwise.pairs)
+        assert [pair_order(p) for p in composed.pairs] == sorted(pair_order(p) for p in stepwise.pairs)
         assert composed.notes == stepwise.notes
         compared += 1
     assert compared >= 7  # of the nine Magic releases alone, seven are two or more steps from the newest
@@ -268,7 +271,7 @@ def test_damage_assignment_order_removed_in_2024_is_removed_not_split(knowledge)
 
 def test_a_split_claims_most_of_the_old_words(knowledge):
     """Every split of the 2009 renumbering names targets holding at least SPLIT_COVERAGE of its words."""
-    from rules_kb.compare.align import SPLIT_COVERAGE
+    from rules_kb.compare.thresholds import SPLIT_COVERAGE
     alignment = align_versions(knowledge.catalog, knowledge.alignments, "mtg", "en", "2009-05-01", "2009-07-08")
     splits = [p for p in alignment.pairs if p.kind == "split"]
     assert splits and min(p.similarity for p in splits) >= SPLIT_COVERAGE

@@ -271,7 +271,7 @@ def test_a_composed_diff_within_a_scope_reads_its_paths_only_and_says_the_same(s
     """``diff OLD NEW --section 5`` between distant releases composes each step's pairs on the paths
     into and out of section 5 only (``_compose_within``); its rows are those of composing the whole
     steps and keeping the section's, from the first Magic release of the tests to the last."""
-    from rules_kb.compare.align import Scope
+    from rules_kb.compare.alignment import Scope
     from rules_kb.compare.changes import compare_versions
     from rules_kb.numbers import RuleNumber
     from rules_kb.render.textformat import comparison_record

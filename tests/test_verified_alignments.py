@@ -13,7 +13,8 @@ import tomllib
 import pytest
 from conftest import CORPUS, FIXTURES
 
-from rules_kb.compare.align import Scope, align_versions
+from rules_kb.compare.align import align_versions
+from rules_kb.compare.alignment import Scope
 from rules_kb.compare.changes import compare_versions
 from rules_kb.compare.memory import AlignmentMemo
 from rules_kb.ingest.corpus import load_manifest

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from rules_kb.ask.arguments import check_version, rule_argument
 from rules_kb.ask.query import nearest_numbers
-from rules_kb.compare.align import Scope
+from rules_kb.compare.alignment import Scope
 from rules_kb.compare.changes import Comparison, compare_versions
 from rules_kb.errors import RuleNotFound, UsageError
 

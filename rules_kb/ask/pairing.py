@@ -54,7 +54,7 @@ def _correspondence_notes(knowledge: Knowledge, game: str, en: RuleText, japanes
 
 def _lag_notes(knowledge: Knowledge, game: str, en: RuleText, japanese: list[RuleText]) -> list[str]:
     from rules_kb.ask.story import notices_about, translation_lags, version_chains
-    from rules_kb.compare.align import Scope
+    from rules_kb.compare.alignment import Scope
 
     scope = Scope(rule=en.number)
     notices = notices_about(knowledge, game, scope)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from rules_kb.compare.align import Scope
+from rules_kb.compare.alignment import Scope
 from rules_kb.compare.changes import Comparison, compare_versions
 from rules_kb.games import LANGS
 from rules_kb.ingest.curated import Correspondence

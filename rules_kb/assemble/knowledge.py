@@ -175,7 +175,7 @@ def _two_versions(catalog: Catalog, game: str, lang: str, old: str, new: str) ->
 def align_adjacent(catalog: Catalog, memo: AlignmentMemo, forced: list[ForcedMatch], cache_dir: Path,
                    report: KnowledgeReport) -> None:
     """Fill ``memo`` for every adjacent pair, from the cache or computed in parallel."""
-    from rules_kb.compare.align import pick_texts
+    from rules_kb.compare.alignment import pick_texts
 
     aligner = source_hash(ALIGNING)
     parser = source_hash(PARSING)

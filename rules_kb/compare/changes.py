@@ -16,7 +16,8 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from rules_kb.compare.align import Alignment, Pair, Scope, align_versions
+from rules_kb.compare.align import align_versions
+from rules_kb.compare.alignment import Alignment, Pair, Scope
 from rules_kb.compare.diff import TokenDiff, diff_tokens
 from rules_kb.compare.kinds import IN_PLACE, ROW_KINDS, SUBSTANTIVE_KINDS, count_kinds
 from rules_kb.compare.memory import AlignmentMemo

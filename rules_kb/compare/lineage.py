@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from rules_kb.compare.align import Alignment, align_pair
+from rules_kb.compare.align import align_pair
+from rules_kb.compare.alignment import Alignment
 from rules_kb.compare.kinds import MOVED
 from rules_kb.compare.memory import AlignmentMemo
 from rules_kb.ingest.curated import ForcedMatch
