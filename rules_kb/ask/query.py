@@ -260,6 +260,19 @@ def _move(direction: str, lang: str, data: dict) -> Renumbering:
                 data["similarity"])
 
 
+def history_record(knowledge: Knowledge, number: RuleNumber, game: str | None = None,
+                   lang: str | None = None) -> dict:
+    """Every text of a number with its era flag, the documents about it and its renumbering trail:
+    what ``history --json`` prints (the site folds runs of identical texts: ``render/api.py``)."""
+    texts = history(knowledge, number, game, lang)
+    games = sorted({t.game for t in texts})
+    records = [{**t.to_record(), "new_era": new_era}
+               for t, new_era in zip(texts, era_starts(knowledge, texts), strict=True)]
+    return {"texts": records,
+            "documents": {g: [d.to_record() for d in documents_about(knowledge, number, g)] for g in games},
+            "renumbering": {g: [m.to_record() for m in renumbering_of(knowledge, number, g)] for g in games}}
+
+
 __all__ = [
     "Citation",
     "Counterpart",
@@ -270,5 +283,6 @@ __all__ = [
     "doc_id",
     "documents_about",
     "history",
+    "history_record",
     "show",
 ]

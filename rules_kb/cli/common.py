@@ -1,7 +1,8 @@
 """What every command shares: default paths, answering a question from the store, printing to a terminal.
 
-Imported by every command module when the parser is built, so it imports no stage at module
-level: each function imports what it uses when it runs (a lookup pays only for its own path).
+Imported by every command module when the parser is built, so at module level it imports only
+where the caches are (``assemble.caches``: paths and file checks, no parser, no store) and
+``places``: each function imports what it uses when it runs (a lookup pays only for its own path).
 """
 
 from __future__ import annotations

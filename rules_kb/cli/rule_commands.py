@@ -135,8 +135,16 @@ def run_refs(args: argparse.Namespace) -> int:
 
 
 def run_history(args: argparse.Namespace) -> int:
-    from rules_kb.ask.query import documents_about, era_starts, gone_notes, history, newest_of, renumbering_of
-    from rules_kb.render.textformat import history_record, history_text
+    from rules_kb.ask.query import (
+        documents_about,
+        era_starts,
+        gone_notes,
+        history,
+        history_record,
+        newest_of,
+        renumbering_of,
+    )
+    from rules_kb.render.textformat import history_text
 
     def ask(knowledge):
         number, game = _read_rule(args, knowledge)

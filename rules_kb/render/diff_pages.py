@@ -17,8 +17,6 @@ from rules_kb.render.html import Page, element, esc, link, text_html
 from rules_kb.render.site_data import SiteData, rows_shown
 from rules_kb.render.textformat import changed_words
 
-KIND_WORDS = {"editorial": "editorial", "substantive": "substantive", "moved": "moved", "split": "split",
-              "added": "added", "removed": "removed", "unchanged": "unchanged"}
 HIDE_CONTROL = element("label", '<input type="checkbox" id="rk-hide-editorial"> hide editorial changes',
                        class_="rk-hide-control")
 
@@ -119,7 +117,7 @@ def _row_html(path: str, game: str, lang: str, comparison: Comparison, row: RowC
     if pair.new is not None:
         ends.append(link(path, links.pinned_rule(game, lang, a.new_version, pair.new.number),
                          f"{pair.new.number} ({a.new_version})"))
-    head = " → ".join(ends) + " " + element("span", esc(KIND_WORDS.get(row.kind, row.kind)), class_="rk-kind")
+    head = " → ".join(ends) + " " + element("span", esc(row.kind), class_="rk-kind")
     if pair.kind == "moved":
         head += esc(f" (text {row.text_class}, similarity {pair.similarity:.2f})")
     if pair.kind == "split":
