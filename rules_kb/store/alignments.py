@@ -8,21 +8,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
 
 from rules_kb.compare.memory import AlignmentMemo
+from rules_kb.kb.catalog import Catalog
 from rules_kb.numbers import RuleNumber
 from rules_kb.store.read import Store
-
-if TYPE_CHECKING:
-    from rules_kb.store.views import StoreCatalog, StoreTexts, VersionRules
 
 
 class StoreAlignments(AlignmentMemo):
     """The aligner's memory over the store: adjacent alignments rebuilt on first use, new ones kept
     in memory, and the word sets of comparable texts."""
 
-    def __init__(self, store: Store, catalog: StoreCatalog) -> None:
+    def __init__(self, store: Store, catalog: Catalog) -> None:
+        """``catalog`` is the store's (``store.views.StoreCatalog``): its texts are read by number."""
         super().__init__()
         self.store, self.catalog = store, catalog
         self._word_sets: dict[str, Mapping[str, frozenset[str]]] = {}
@@ -114,7 +112,7 @@ class LazyText:
 
     __slots__ = ("_rules", "_text", "number")
 
-    def __init__(self, number: RuleNumber, rules: VersionRules) -> None:
+    def __init__(self, number: RuleNumber, rules) -> None:  # a store.views.VersionRules
         self.number, self._rules, self._text = number, rules, None
 
     def __getattr__(self, name: str):
@@ -123,6 +121,6 @@ class LazyText:
         return getattr(self._text, name)
 
 
-def _lazy(texts: StoreTexts, key: tuple[str, str, str]) -> Callable[[RuleNumber], LazyText]:
+def _lazy(texts: Mapping, key: tuple[str, str, str]) -> Callable[[RuleNumber], LazyText]:
     rules = texts[key]
     return lambda number: LazyText(number, rules)
