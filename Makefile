@@ -45,8 +45,10 @@ browser:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
 	fi
 
+# Lint every Python file (ruff, pyproject.toml) and the site's scripts (ESLint, eslint.config.js).
 test: setup browser node_modules/.package-lock.json
-	$(BIN)/ruff check rules_kb tests benchmarks
+	$(BIN)/ruff check .
+	npm run lint --silent
 	$(BIN)/python -m pytest; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$status
 

@@ -11,6 +11,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from rules_kb.compare.changes import compare_versions
+from rules_kb.compare.memory import AlignmentMemo
 from rules_kb.ingest.pipeline import ingest_corpus
 from rules_kb.kb.catalog import build_catalog
 
@@ -23,11 +24,12 @@ def main() -> None:
         "2022-11-18", "2024-11-08")])
     catalog = build_catalog([i.parsed for i in ingested])
     labels = [v for v in catalog.version_labels("mtg", "en") if catalog.versions[("mtg", "en", v)].complete]
+    memo = AlignmentMemo()
     total_rules = 0
     total_seconds = 0.0
     for old, new in pairwise(labels):
         started = time.perf_counter()
-        comparison = compare_versions(catalog, "mtg", "en", old, new)
+        comparison = compare_versions(catalog, memo, "mtg", "en", old, new)
         seconds = time.perf_counter() - started
         rules = len(catalog.rules_in("mtg", "en", old)) + len(catalog.rules_in("mtg", "en", new))
         total_rules += rules

@@ -24,9 +24,10 @@ import tomllib
 from collections import Counter
 from pathlib import Path
 
-from rules_kb.compare.align import Scope
+from rules_kb.compare.alignment import Scope
 from rules_kb.compare.changes import compare_versions
 from rules_kb.compare.kinds import PLACEMENTS, TEXT_CLASSES
+from rules_kb.compare.memory import AlignmentMemo
 from rules_kb.ingest.corpus import load_manifest
 from rules_kb.ingest.curated import load_forced_matches
 from rules_kb.ingest.pipeline import ingest_corpus
@@ -53,10 +54,10 @@ def documents_for(pairs: list[dict]) -> list[str]:
     return wanted
 
 
-def score_pair(catalog, forced, pair: dict, placement: Counter, text: Counter) -> list[str]:
+def score_pair(catalog, memo, forced, pair: dict, placement: Counter, text: Counter) -> list[str]:
     """Add one pair's hits and misses to the counters; return the rows that disagree."""
     scope = Scope(chapter=pair["section"]) if "section" in pair else None
-    comparison = compare_versions(catalog, pair["game"], pair["lang"], pair["old"], pair["new"], forced, scope)
+    comparison = compare_versions(catalog, memo, pair["game"], pair["lang"], pair["old"], pair["new"], forced, scope)
     by_old = {row.pair.old_number: row for row in comparison.rows if row.pair.old is not None}
     added = {row.pair.new_number: row for row in comparison.rows if row.pair.old is None}
     continued = {RuleNumber.parse(r["new"]) for r in pair["row"] if r["old"] and r["new"]}
@@ -114,11 +115,12 @@ def main() -> None:
     started = time.perf_counter()
     catalog = build_catalog([i.parsed for i in ingest_corpus(CORPUS, documents_for(pairs))])
     forced = load_forced_matches(CORPUS)
+    memo = AlignmentMemo()
     placement: Counter = Counter()
     text: Counter = Counter()
     misses = []
     for pair in pairs:
-        misses += score_pair(catalog, forced, pair, placement, text)
+        misses += score_pair(catalog, memo, forced, pair, placement, text)
     rows = sum(len(p["row"]) for p in pairs)
     print(f"{rows} verified rows in {len(pairs)} release pairs; {time.perf_counter() - started:.1f} s")
     report("placement", (*PLACEMENTS, UNKNOWN), placement)

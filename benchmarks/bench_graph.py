@@ -11,6 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 from rules_kb.compare.lineage import trace_lineage
+from rules_kb.compare.memory import AlignmentMemo
 from rules_kb.ingest.curated import load_analogues, load_terms
 from rules_kb.ingest.pipeline import ingest_corpus
 from rules_kb.kb.catalog import build_catalog
@@ -28,11 +29,12 @@ def main() -> None:
     catalog = build_catalog([i.parsed for i in ingested])
     catalog_s = time.perf_counter() - started
     started = time.perf_counter()
-    lineage = trace_lineage(catalog)
+    lineage = trace_lineage(catalog, AlignmentMemo())
     moves = len(lineage.moves)
     align_s = time.perf_counter() - started
     started = time.perf_counter()
-    graph, unresolved = build_graph(catalog, load_analogues(CORPUS), load_terms(CORPUS), lineage)
+    graph, unresolved = build_graph(catalog, load_analogues(CORPUS), load_terms(CORPUS), lineage.successions,
+                                    lineage.moves)
     graph_s = catalog_s + time.perf_counter() - started
     started = time.perf_counter()
     exported = graph_to_json(graph)

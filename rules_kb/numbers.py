@@ -25,6 +25,15 @@ def fold_width(text: str) -> str:
     return unicodedata.normalize("NFKC", text)
 
 
+# How numbers order and print, as data: ``sort_key`` and ``__str__`` below, and the browser's copy
+# of the grammar (``refs.TABLES["numbers"]``, read by site/assets/refs.js) so no script retypes them.
+# Parts in order of comparison, what an absent part sorts as (a section before its rules, a rule
+# before its subrules), and the section's printed digits (``007``).
+NUMBER_PARTS = ("section", "rule", "letter")
+ABSENT = {"rule": -1, "letter": ""}
+SECTION_DIGITS = 3
+
+
 @total_ordering
 @dataclass(frozen=True, eq=True)
 class RuleNumber:
@@ -69,7 +78,8 @@ class RuleNumber:
         return self.section // 100
 
     def sort_key(self) -> tuple[int, int, str]:
-        return (self.section, -1 if self.rule is None else self.rule, self.letter or "")
+        return (self.section, ABSENT["rule"] if self.rule is None else self.rule,
+                ABSENT["letter"] if self.letter is None else self.letter)
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, RuleNumber):
@@ -77,7 +87,7 @@ class RuleNumber:
         return self.sort_key() < other.sort_key()
 
     def __str__(self) -> str:
-        text = f"{self.section:03d}"
+        text = str(self.section).zfill(SECTION_DIGITS)
         if self.rule is not None:
             text += f".{self.rule}"
         if self.letter is not None:

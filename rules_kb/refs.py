@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 
 from rules_kb.games import DOCUMENTS, REGISTRY
-from rules_kb.numbers import RuleNumber, fold_width
+from rules_kb.numbers import ABSENT, NUMBER_PARTS, SECTION_DIGITS, RuleNumber, fold_width
 
 __all__ = ["NoteReference", "Reference", "find_note_references", "find_references"]
 
@@ -317,6 +317,7 @@ TABLES = {
     "game_tags": GAME_TAGS,
     "keyword_games": KEYWORD_GAMES,
     "skip_letters": {game or "": letters for game, letters in _SKIP_LETTERS.items()},
+    "numbers": {"parts": list(NUMBER_PARTS), "absent": ABSENT, "section_digits": SECTION_DIGITS},
 }
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from rules_kb.ask.query import era_starts, history
 from rules_kb.ask.story import version_chains
-from rules_kb.compare.align import Scope
+from rules_kb.compare.alignment import Scope
 from rules_kb.render.rule_pages import entry_change, rule_entries
 from rules_kb.render.textformat import same_text_once, unchanged_runs
 

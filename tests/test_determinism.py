@@ -16,11 +16,12 @@ import json, sys
 from pathlib import Path
 from rules_kb.kb.catalog import build_catalog
 from rules_kb.compare.changes import compare_versions
+from rules_kb.compare.memory import AlignmentMemo
 from rules_kb.ingest.pipeline import ingest_corpus
 from rules_kb.render.textformat import comparison_record
 docs = ingest_corpus(Path("corpus"), ["mtg-cr-2019-05-03", "mtg-cr-2022-11-18"])
 catalog = build_catalog([d.parsed for d in docs])
-record = comparison_record(compare_versions(catalog, "mtg", "en", "2019-05-03", "2022-11-18"))
+record = comparison_record(compare_versions(catalog, AlignmentMemo(), "mtg", "en", "2019-05-03", "2022-11-18"))
 sys.stdout.write(json.dumps(record, ensure_ascii=False, sort_keys=True))
 """
 

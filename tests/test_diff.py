@@ -12,7 +12,8 @@ from itertools import pairwise
 import pytest
 from conftest import CORPUS
 
-from rules_kb.compare.diff import diff_tokens, is_typo
+from rules_kb.compare.diff import diff_tokens
+from rules_kb.compare.editorial import is_typo
 from rules_kb.ingest.decode import decode_document
 from rules_kb.render.diffmarkup import render_html, render_terminal
 

@@ -7,7 +7,8 @@ from itertools import pairwise
 
 from rules_kb.ask.query import analogues_of, citations_of, history
 from rules_kb.compare.lineage import trace_lineage
-from rules_kb.kb.graph import build_graph, rule_id, text_id
+from rules_kb.kb.graph import build_graph
+from rules_kb.kb.ids import rule_id, text_id
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.export import graph_from_json, graph_to_json
 
@@ -171,7 +172,7 @@ def test_a_number_taken_over_in_one_step_starts_a_new_era(knowledge):
 
 def test_lineage_is_decided_before_the_graph_and_drawn_as_is(knowledge):
     """The era of 309 ends in 2022 in the lineage itself; the graph draws exactly its links."""
-    lineage = trace_lineage(knowledge.catalog, knowledge.forced)
+    lineage = trace_lineage(knowledge.catalog, knowledge.alignments, knowledge.forced)
     links = {(text_id(a), text_id(b)) for a, b in lineage.successions}
     planes = knowledge.catalog.text_of("mtg", "en", "2019-05-03", RuleNumber.parse("309"))
     dungeons = knowledge.catalog.text_of("mtg", "en", "2022-11-18", RuleNumber.parse("309"))

@@ -119,7 +119,7 @@ GLOSSARY = """() => [...document.querySelectorAll('.rk-reader dl.rk-glossary > *
 
 @pytest.mark.parametrize("version", ["2008-10-01", "2009-07-08", "2022-11-18"])  # a keyframe, deltas over it
 def test_an_older_glossary_is_drawn_as_its_static_page_would_show_it(page, serve_dir, real_site, knowledge,
-                                                                      subset_corpus, version):
+                                                                      version):
     """The drawn entries of an older glossary (``reader.js`` over the JSON) are, element by element,
     those of the page the newest glossary gets statically: ids, terms, definitions, every link's
     text, target and class (rule references to that release, ``See X.`` to X's page)."""
@@ -128,7 +128,7 @@ def test_an_older_glossary_is_drawn_as_its_static_page_would_show_it(page, serve
     from rules_kb.render.glossary_pages import _names, glossaries, term_histories, version_glossary_page
     from rules_kb.render.site_data import load_site_data
 
-    site = load_site_data(knowledge, subset_corpus)
+    site = load_site_data(knowledge)
     by_version = glossaries(site)
     static = version_glossary_page(site, "mtg", "en", version, by_version["mtg", "en", version],
                                    _names(term_histories(by_version))[("mtg", "en")], drawn=False)

@@ -15,9 +15,9 @@ from rules_kb.site.pages import MKDOCS_GENERATORS, PAGE_GENERATORS
 
 
 @pytest.fixture(scope="module")
-def both_ways(tmp_path_factory, knowledge, subset_corpus):
+def both_ways(tmp_path_factory, knowledge):
     """The first page of every generator, rendered by mkdocs and written through the frames."""
-    site = load_site_data(knowledge, subset_corpus)
+    site = load_site_data(knowledge)
     samples = [page for generate in PAGE_GENERATORS for page in islice(generate(site), 1)]
     work = tmp_path_factory.mktemp("frame")
     docs, out = work / "docs", work / "site"

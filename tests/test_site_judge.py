@@ -32,7 +32,8 @@ def test_whats_new_lists_every_substantive_row_of_the_release(real_site, knowled
     page = links.whats_new_page("mtg", "en", "2024-11-08")
     tree = parse(file_of(real_site, page))
     assert tree.findtext(".//h1") == "Magic: The Gathering English 2024-11-08: what's new"
-    comparison = compare_versions(knowledge.catalog, "mtg", "en", "2022-11-18", "2024-11-08", knowledge.forced)
+    comparison = compare_versions(knowledge.catalog, knowledge.alignments,
+                                  "mtg", "en", "2022-11-18", "2024-11-08", knowledge.forced)
     rows = listed_rows(comparison)
     items = tree.findall(".//ul[@class='rk-whats-new']/li")
     assert len(items) == len(rows) > 100
@@ -102,11 +103,11 @@ def test_the_game_page_links_whats_new_the_glossary_and_the_feed(real_site):
     assert links.relative(page, links.feed("mtg")) in hrefs
 
 
-def test_a_definition_is_escaped_and_only_its_references_become_links(knowledge, subset_corpus):
+def test_a_definition_is_escaped_and_only_its_references_become_links(knowledge):
     from rules_kb.render.glossary_pages import definition_html
     from rules_kb.render.site_data import load_site_data
 
-    site = load_site_data(knowledge, subset_corpus)
+    site = load_site_data(knowledge)
     page = links.glossary_page("mtg", "en", "2024-11-08")
     hostile = ('<script>alert(1)</script> {{ x }} **b** See rule 702.2. See <a href="javascript:x">Battlefield</a>. '
                "See Battlefield.")

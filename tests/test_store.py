@@ -60,8 +60,7 @@ def test_store_holds_every_adjacent_alignment(stored, knowledge):
     rows = stored.store.db.execute("SELECT game, lang, old_version, new_version, alignment FROM alignments").fetchall()
     assert [tuple(r[:4]) for r in rows] == pairs
     for (game, lang, old, new, text) in rows:
-        ours = knowledge.catalog.alignments[(game, lang, old, new, relevant_forced(knowledge.forced, game, lang, old,
-                                                                                   new))]
+        ours = knowledge.alignments[(game, lang, old, new, relevant_forced(knowledge.forced, game, lang, old, new))]
         assert json.loads(text) == json.loads(json.dumps(alignment_record(ours)))
 
 
@@ -261,9 +260,9 @@ def test_explain_from_the_store_reads_only_its_rule_and_says_the_same(stored, kn
     from rules_kb.render.textformat import story_record
 
     rule = RuleNumber.parse(number)
-    expected = story_record(explain_rule(knowledge, game, rule, subset_corpus))
+    expected = story_record(explain_rule(knowledge, game, rule))
     assert sum(len(chain) for chain in expected["chains"].values()) >= 1  # at least one step compared
-    assert story_record(explain_rule(stored, game, rule, subset_corpus)) == expected
+    assert story_record(explain_rule(stored, game, rule)) == expected
 
 
 @pytest.mark.parametrize("scope", ["section 1", "section 3", "section 5", "section 7", "section 9", "509.1", "702.2",
@@ -272,7 +271,7 @@ def test_a_composed_diff_within_a_scope_reads_its_paths_only_and_says_the_same(s
     """``diff OLD NEW --section 5`` between distant releases composes each step's pairs on the paths
     into and out of section 5 only (``_compose_within``); its rows are those of composing the whole
     steps and keeping the section's, from the first Magic release of the tests to the last."""
-    from rules_kb.compare.align import Scope
+    from rules_kb.compare.alignment import Scope
     from rules_kb.compare.changes import compare_versions
     from rules_kb.numbers import RuleNumber
     from rules_kb.render.textformat import comparison_record
@@ -284,16 +283,18 @@ def test_a_composed_diff_within_a_scope_reads_its_paths_only_and_says_the_same(s
               if catalog.versions[("mtg", "en", label)].complete and catalog.rules_in("mtg", "en", label)]
     assert len(labels) >= 5
     old, new = labels[0], labels[-1]
-    expected = comparison_record(compare_versions(knowledge.catalog, "mtg", "en", old, new, knowledge.forced, within))
+    expected = comparison_record(compare_versions(knowledge.catalog, knowledge.alignments, "mtg", "en", old, new,
+                                                  knowledge.forced, within))
     assert expected["rows"]
     read = []
-    pairs_under = type(stored.catalog.alignments).pairs_under
+    pairs_under = type(stored.alignments).pairs_under
 
     def spy(self, key, bounds, numbers=()):
         read.append(key)
         return pairs_under(self, key, bounds, numbers)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(type(stored.catalog.alignments), "pairs_under", spy)
-        got = comparison_record(compare_versions(stored.catalog, "mtg", "en", old, new, stored.forced, within))
+        patch.setattr(type(stored.alignments), "pairs_under", spy)
+        got = comparison_record(compare_versions(stored.catalog, stored.alignments, "mtg", "en", old, new,
+                                                 stored.forced, within))
     assert read, "the scoped composition was not used"
     assert got == expected

@@ -13,8 +13,10 @@ import tomllib
 import pytest
 from conftest import CORPUS, FIXTURES
 
-from rules_kb.compare.align import Scope, align_versions
+from rules_kb.compare.align import align_versions
+from rules_kb.compare.alignment import Scope
 from rules_kb.compare.changes import compare_versions
+from rules_kb.compare.memory import AlignmentMemo
 from rules_kb.ingest.corpus import load_manifest
 from rules_kb.ingest.pipeline import ingest_corpus
 from rules_kb.kb.catalog import build_catalog
@@ -36,6 +38,9 @@ def needed_documents() -> list[str]:
     return wanted
 
 
+MEMO = AlignmentMemo()  # the aligner's memory of the module's one catalog
+
+
 @pytest.fixture(scope="module")
 def catalog():
     return build_catalog([item.parsed for item in ingest_corpus(CORPUS, needed_documents())])
@@ -43,7 +48,7 @@ def catalog():
 
 def disagreements_of(catalog, pair: dict) -> list[str]:
     scope = Scope(chapter=pair["section"]) if "section" in pair else None
-    comparison = compare_versions(catalog, pair["game"], pair["lang"], pair["old"], pair["new"], within=scope)
+    comparison = compare_versions(catalog, MEMO, pair["game"], pair["lang"], pair["old"], pair["new"], within=scope)
     by_old = {row.pair.old_number: row for row in comparison.rows if row.pair.old is not None}
     added = {row.pair.new_number for row in comparison.rows if row.pair.old is None}
     found_wrong = []
@@ -85,6 +90,6 @@ def test_every_verified_row_but_one_agrees(catalog):
 def test_two_headed_giant_combat_rules_dropped_in_2018_are_removed(catalog):
     """2018-04-27 replaced 810.7a-f by a reference to 805.10, whose rules said the same already
     (unchanged since 2017): removed, not "split into 805.10a"."""
-    alignment = align_versions(catalog, "mtg", "en", "2017-09-29", "2018-04-27", within=Scope(chapter=8))
+    alignment = align_versions(catalog, MEMO, "mtg", "en", "2017-09-29", "2018-04-27", within=Scope(chapter=8))
     for letter in "abcdef":
         assert alignment.pair_for_old(R(f"810.7{letter}")).kind == "removed", letter

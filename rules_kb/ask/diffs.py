@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from rules_kb.ask.arguments import check_version, rule_argument
 from rules_kb.ask.query import nearest_numbers
-from rules_kb.compare.align import Scope
+from rules_kb.compare.alignment import Scope
 from rules_kb.compare.changes import Comparison, compare_versions
 from rules_kb.errors import RuleNotFound, UsageError
 
@@ -37,4 +37,5 @@ def diff_asked(knowledge: Knowledge, game: str, lang: str, old: str, new: str, *
     number = rule_argument(rule) if rule else None
     if number is not None and not any(number in catalog.rules_in(game, lang, v) for v in (old, new)):
         raise RuleNotFound(f"{number} in {game} {lang} {old} or {new}", nearest_numbers(catalog, game, number))
-    return compare_versions(catalog, game, lang, old, new, knowledge.forced, Scope(rule=number, chapter=section))
+    return compare_versions(catalog, knowledge.alignments, game, lang, old, new, knowledge.forced,
+                            Scope(rule=number, chapter=section))

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rules_kb.games import GAMES, LANGS
-from rules_kb.kb.ids import rule_id
+from rules_kb.kb.ids import number_of, rule_id, term_id, term_of, term_prefix
 from rules_kb.numbers import RuleNumber
 from rules_kb.refs import find_references
 
@@ -119,12 +119,11 @@ def _curated_entries(knowledge: Knowledge, name: str) -> list[TermAnswer]:
     out = []
     for game in GAMES:
         for lang in LANGS:
-            node = f"term:{game}:{lang}:"
             for candidate in _curated_names(knowledge, game, lang, name):
-                for source, _, data in knowledge.graph.in_edges(node + candidate, data=True):
+                for source, _, data in knowledge.graph.in_edges(term_id(game, lang, candidate), data=True):
                     if data.get("kind") != "defines" or "evidence" not in data:
                         continue
-                    number = source.rsplit(":", 1)[1]
+                    number = number_of(source)
                     note = f"{data.get('translation', '')}; since {data.get('since', '?')}; {data['evidence']}"
                     out.append(TermAnswer("curated", game, lang, candidate, "", "", "corpus/terms.toml",
                                           rules=(number,), note=note.strip("; ")))
@@ -143,9 +142,9 @@ def _all_names(knowledge: Knowledge, curated_only: bool = False, key: tuple[str,
     store = getattr(knowledge, "store", None)
     out: list[tuple[str, str]] = []
     if store is not None:
-        prefix = f"term:{key[0]}:{key[1]}:" if key else "term:"
+        prefix = term_prefix(*key) if key else term_prefix()
         ids = store.values("SELECT id FROM nodes WHERE id >= ? AND id < ?", (prefix, prefix + "\U0010ffff"))
-        out.extend((i.split(":", 3)[1], i.split(":", 3)[3]) for i in ids)
+        out.extend((term_of(i)[0], term_of(i)[2]) for i in ids)
         if not curated_only:
             out.extend(store.raw("SELECT DISTINCT game, term FROM terms"))
         return out

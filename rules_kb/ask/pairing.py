@@ -10,7 +10,6 @@ with editorial edits only).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -21,7 +20,7 @@ if TYPE_CHECKING:
 # are shown together: a lookup of a one-language rule never loads it.
 
 
-def pairing_notes(knowledge: Knowledge, corpus: Path, texts: list[RuleText]) -> list[str]:
+def pairing_notes(knowledge: Knowledge, texts: list[RuleText]) -> list[str]:
     """Warnings for every Japanese/English pair among ``texts`` that may not state the same rule."""
     notes: list[str] = []
     if not any(t.lang == "ja" for t in texts) or not any(t.lang == "en" for t in texts):
@@ -32,17 +31,15 @@ def pairing_notes(knowledge: Knowledge, corpus: Path, texts: list[RuleText]) -> 
         if not japanese or not english:
             continue
         for en in english:
-            notes.extend(_correspondence_notes(corpus, game, en, japanese))
+            notes.extend(_correspondence_notes(knowledge, game, en, japanese))
             notes.extend(_lag_notes(knowledge, game, en, japanese))
             notes.extend(_version_note(en, ja) for ja in japanese if ja.version != en.version)
     return list(dict.fromkeys(notes))
 
 
-def _correspondence_notes(corpus: Path, game: str, en: RuleText, japanese: list[RuleText]) -> list[str]:
-    from rules_kb.ingest.curated import load_correspondences
-
+def _correspondence_notes(knowledge: Knowledge, game: str, en: RuleText, japanese: list[RuleText]) -> list[str]:
     out = []
-    for c in load_correspondences(corpus):
+    for c in knowledge.correspondences:
         if c.game != game or c.old[0] != "en" or c.old[1] != en.version or c.new[0] != "ja":
             continue
         for ja in japanese:
@@ -57,7 +54,7 @@ def _correspondence_notes(corpus: Path, game: str, en: RuleText, japanese: list[
 
 def _lag_notes(knowledge: Knowledge, game: str, en: RuleText, japanese: list[RuleText]) -> list[str]:
     from rules_kb.ask.story import notices_about, translation_lags, version_chains
-    from rules_kb.compare.align import Scope
+    from rules_kb.compare.alignment import Scope
 
     scope = Scope(rule=en.number)
     notices = notices_about(knowledge, game, scope)

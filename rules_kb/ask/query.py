@@ -168,7 +168,7 @@ def citations_of(knowledge: Knowledge, number: RuleNumber, game: str | None = No
 
 
 @dataclass(frozen=True)
-class Analogue(Record):
+class Counterpart(Record):
     """A rule's counterpart in the other game, with the Magic releases and the evidence of the pairing."""
 
     game: str
@@ -190,7 +190,7 @@ class LinkedDocument(Record):
 
 
 @dataclass(frozen=True)
-class Move(Record):
+class Renumbering(Record):
     """A text of a number that moved to another number (``moved to``) or came from one (``moved from``)."""
 
     direction: str
@@ -207,7 +207,7 @@ class Move(Record):
         return self.new if self.direction == "moved to" else self.old
 
 
-def analogues_of(knowledge: Knowledge, number: RuleNumber, game: str | None = None) -> list[Analogue]:
+def analogues_of(knowledge: Knowledge, number: RuleNumber, game: str | None = None) -> list[Counterpart]:
     """Analogue rules in the other game, with the Magic releases and evidence for each pair."""
     graph = knowledge.graph
     out = []
@@ -218,7 +218,7 @@ def analogues_of(knowledge: Knowledge, number: RuleNumber, game: str | None = No
             if data.get("kind") != "analogue":
                 continue
             target = graph.nodes[other]
-            out.append(Analogue(found_game, str(number), target["game"], target["number"],
+            out.append(Counterpart(found_game, str(number), target["game"], target["number"],
                                 tuple(data["mtg_versions"]), data["evidence"]))
     return sorted(out, key=lambda r: (r.analogue_game, RuleNumber.parse(r.analogue).sort_key(), r.mtg_versions))
 
@@ -238,7 +238,7 @@ def documents_about(knowledge: Knowledge, number: RuleNumber, game: str) -> list
     return [unique[k] for k in sorted(unique)]
 
 
-def renumbering_of(knowledge: Knowledge, number: RuleNumber, game: str) -> list[Move]:
+def renumbering_of(knowledge: Knowledge, number: RuleNumber, game: str) -> list[Renumbering]:
     """Where texts of this number moved to, and came from, release by release."""
     graph = knowledge.graph
     out = []
@@ -255,20 +255,34 @@ def renumbering_of(knowledge: Knowledge, number: RuleNumber, game: str) -> list[
     return out
 
 
-def _move(direction: str, lang: str, data: dict) -> Move:
-    return Move(direction, lang, data["old"], data["new"], data["from_version"], data["to_version"],
+def _move(direction: str, lang: str, data: dict) -> Renumbering:
+    return Renumbering(direction, lang, data["old"], data["new"], data["from_version"], data["to_version"],
                 data["similarity"])
 
 
+def history_record(knowledge: Knowledge, number: RuleNumber, game: str | None = None,
+                   lang: str | None = None) -> dict:
+    """Every text of a number with its era flag, the documents about it and its renumbering trail:
+    what ``history --json`` prints (the site folds runs of identical texts: ``render/api.py``)."""
+    texts = history(knowledge, number, game, lang)
+    games = sorted({t.game for t in texts})
+    records = [{**t.to_record(), "new_era": new_era}
+               for t, new_era in zip(texts, era_starts(knowledge, texts), strict=True)]
+    return {"texts": records,
+            "documents": {g: [d.to_record() for d in documents_about(knowledge, number, g)] for g in games},
+            "renumbering": {g: [m.to_record() for m in renumbering_of(knowledge, number, g)] for g in games}}
+
+
 __all__ = [
-    "Analogue",
     "Citation",
+    "Counterpart",
     "LinkedDocument",
-    "Move",
+    "Renumbering",
     "analogues_of",
     "citations_of",
     "doc_id",
     "documents_about",
     "history",
+    "history_record",
     "show",
 ]

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import pairwise
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rules_kb.compare.align import Scope
+from rules_kb.compare.alignment import Scope
 from rules_kb.compare.changes import Comparison, compare_versions
 from rules_kb.games import LANGS
-from rules_kb.ingest.curated import Correspondence, load_correspondences
+from rules_kb.ingest.curated import Correspondence
 from rules_kb.kb.ids import doc_id, rule_id, text_id
 from rules_kb.model import BEFORE, Record, before_label, span_extent
 from rules_kb.numbers import RuleNumber
@@ -78,12 +77,12 @@ def versions_holding(knowledge: Knowledge, game: str, lang: str, scope: Scope) -
             if not label.startswith(BEFORE) and any(scope.contains(n) for n in numbers)]
 
 
-def explain_rule(knowledge: Knowledge, game: str, number: RuleNumber, corpus: Path) -> Story:
+def explain_rule(knowledge: Knowledge, game: str, number: RuleNumber) -> Story:
     scope = Scope(rule=number)
     story = Story(game, number)
     story.chains = version_chains(knowledge, game, scope)
     story.drift = _drift(knowledge, game, scope)
-    story.correspondences = [c for c in load_correspondences(corpus)
+    story.correspondences = [c for c in knowledge.correspondences
                              if c.game == game and (scope.contains(c.old[2]) or scope.contains(c.new[2]))]
     story.notices = _notices(knowledge, game, scope)
     story.commentary = _commentary(knowledge, game, scope, story.notices)
@@ -142,7 +141,8 @@ def version_chains(knowledge: Knowledge, game: str, scope: Scope, langs: tuple[s
     chains = {}
     for lang in langs:
         labels = versions_holding(knowledge, game, lang, scope)
-        chains[lang] = [compare_versions(knowledge.catalog, game, lang, old, new, knowledge.forced, scope)
+        chains[lang] = [compare_versions(knowledge.catalog, knowledge.alignments, game, lang, old, new,
+                                         knowledge.forced, scope)
                         for old, new in pairwise(labels)]
     return chains
 

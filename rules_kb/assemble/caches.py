@@ -2,7 +2,7 @@
 
 Where: the one cache root holds the store, the parsed-document and alignment caches, the note
 index and the CLI's search index. ``RULES_KB_CACHE`` moves the whole root (benchmarks, a
-read-only checkout); unset, it is the repository's ``build/cache`` and the search index stays in
+read-only checkout); unset, it is ``build/cache`` (``places.BUILD``) and the search index stays in
 ``build/search`` beside it. A root that does not exist is made; one that is not a folder is a
 one-line error, never a traceback. Cache files are written whole or not at all.
 
@@ -23,21 +23,21 @@ from pathlib import Path
 from rules_kb.errors import UsageError
 from rules_kb.files import new_file_mode, replace_file
 from rules_kb.ingest.reading import describe_kind
+from rules_kb.places import BUILD, PACKAGE
 
 ENVIRONMENT = "RULES_KB_CACHE"
-REPOSITORY = Path(__file__).resolve().parent.parent.parent
 
 
 def cache_root(environ: Mapping[str, str] = os.environ) -> Path:
-    """The cache folder: ``$RULES_KB_CACHE`` when set, else ``build/cache`` in the repository."""
+    """The cache folder: ``$RULES_KB_CACHE`` when set, else ``build/cache`` (``places.BUILD``)."""
     chosen = environ.get(ENVIRONMENT)
-    return Path(os.path.abspath(chosen)) if chosen else REPOSITORY / "build" / "cache"
+    return Path(os.path.abspath(chosen)) if chosen else BUILD / "cache"
 
 
 def search_root(environ: Mapping[str, str] = os.environ) -> Path:
-    """The CLI's search indexes: ``$RULES_KB_CACHE/search``, else ``build/search`` in the repository."""
+    """The CLI's search indexes: ``$RULES_KB_CACHE/search``, else ``build/search`` (``places.BUILD``)."""
     chosen = environ.get(ENVIRONMENT)
-    return cache_root(environ) / "search" if chosen else REPOSITORY / "build" / "search"
+    return cache_root(environ) / "search" if chosen else BUILD / "search"
 
 
 def ensure_folder(folder: Path) -> Path:
@@ -68,7 +68,6 @@ def write_cache_file(path: Path, text: str) -> bool:
         return False
 
 
-PACKAGE = Path(__file__).resolve().parent.parent  # the whole rules_kb package
 
 
 def source_hash(parts: tuple[str, ...] | None = None) -> str:

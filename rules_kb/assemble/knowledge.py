@@ -23,9 +23,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rules_kb.assemble.caches import cache_key, source_hash, write_cache_file
+from rules_kb.compare.memory import AlignmentMemo
 from rules_kb.errors import RulesKbError
 from rules_kb.ingest.corpus import load_manifest, read_document_bytes
-from rules_kb.ingest.curated import ForcedMatch
+from rules_kb.ingest.curated import Correspondence, ForcedMatch
 from rules_kb.kb.catalog import Catalog, VersionInfo
 from rules_kb.model import DocumentMeta, ParsedDocument
 from rules_kb.store.records import (
@@ -52,6 +53,8 @@ class Knowledge:
     graph: nx.MultiDiGraph
     unresolved: list[Unresolved]
     forced: list[ForcedMatch]
+    alignments: AlignmentMemo  # the aligner's memory of this catalog, handed to every comparison
+    correspondences: list[Correspondence]
 
 
 @dataclass
@@ -68,7 +71,13 @@ class KnowledgeReport:
 def build_knowledge(corpus: Path, cache_dir: Path | None = None, report: KnowledgeReport | None = None) -> Knowledge:
     """Ingest the corpus and build the catalog and graph; with ``cache_dir``, reuse cached work."""
     from rules_kb.compare.lineage import trace_lineage
-    from rules_kb.ingest.curated import load_analogues, load_forced_matches, load_section_analogues, load_terms
+    from rules_kb.ingest.curated import (
+        load_analogues,
+        load_correspondences,
+        load_forced_matches,
+        load_section_analogues,
+        load_terms,
+    )
     from rules_kb.kb.catalog import build_catalog
     from rules_kb.kb.graph import build_graph
 
@@ -76,12 +85,13 @@ def build_knowledge(corpus: Path, cache_dir: Path | None = None, report: Knowled
     documents = parse_documents(corpus, cache_dir, report)
     catalog = build_catalog(documents)
     forced = load_forced_matches(corpus)
+    memo = AlignmentMemo()
     if cache_dir is not None:
-        align_adjacent(catalog, forced, cache_dir, report)  # fills the catalog's alignment cache
-    lineage = trace_lineage(catalog, forced)
-    graph, unresolved = build_graph(catalog, load_analogues(corpus), load_terms(corpus), lineage,
-                                    load_section_analogues(corpus))
-    return Knowledge(catalog, graph, unresolved, forced)
+        align_adjacent(catalog, memo, forced, cache_dir, report)  # seeds the aligner's memory
+    lineage = trace_lineage(catalog, memo, forced)
+    graph, unresolved = build_graph(catalog, load_analogues(corpus), load_terms(corpus), lineage.successions,
+                                    lineage.moves, load_section_analogues(corpus))
+    return Knowledge(catalog, graph, unresolved, forced, memo, load_correspondences(corpus))
 
 
 def load_knowledge(corpus: Path, cache_dir: Path | None = None) -> Knowledge:
@@ -159,7 +169,7 @@ def relevant_forced(forced: list[ForcedMatch], game: str, lang: str, old: str, n
 def _align_one(catalog: Catalog, game: str, lang: str, old: str, new: str, relevant: tuple) -> dict:
     from rules_kb.compare.align import align_pair
 
-    return alignment_record(align_pair(catalog, game, lang, old, new, relevant))
+    return alignment_record(align_pair(catalog, AlignmentMemo(), game, lang, old, new, relevant))
 
 
 def _two_versions(catalog: Catalog, game: str, lang: str, old: str, new: str) -> Catalog:
@@ -168,9 +178,10 @@ def _two_versions(catalog: Catalog, game: str, lang: str, old: str, new: str) ->
     return Catalog({}, {k: catalog.versions[k] for k in keys}, {k: catalog.rules_in(*k) for k in keys})
 
 
-def align_adjacent(catalog: Catalog, forced: list[ForcedMatch], cache_dir: Path, report: KnowledgeReport) -> None:
-    """Fill ``catalog.alignments`` for every adjacent pair, from the cache or computed in parallel."""
-    from rules_kb.compare.align import pick_texts
+def align_adjacent(catalog: Catalog, memo: AlignmentMemo, forced: list[ForcedMatch], cache_dir: Path,
+                   report: KnowledgeReport) -> None:
+    """Fill ``memo`` for every adjacent pair, from the cache or computed in parallel."""
+    from rules_kb.compare.alignment import pick_texts
 
     aligner = source_hash(ALIGNING)
     parser = source_hash(PARSING)
@@ -187,14 +198,14 @@ def align_adjacent(catalog: Catalog, forced: list[ForcedMatch], cache_dir: Path,
         cached = _read_json(path, lambda data, a=old_texts, b=new_texts: alignment_from_record(
             data, a.__getitem__, b.__getitem__))
         if cached is not None:
-            catalog.alignments[(game, lang, old, new, relevant)] = cached
+            memo[(game, lang, old, new, relevant)] = cached
             report.alignments_reused += 1
         else:
             missing.append((game, lang, old, new, relevant, path))
     jobs = [(_two_versions(catalog, g, lg, o, n), g, lg, o, n, r) for g, lg, o, n, r, _ in missing]
     for (game, lang, old, new, relevant, path), record in zip(missing, _run(_align_one, jobs), strict=True):
         old_texts, new_texts = pick_texts(catalog, game, lang, old), pick_texts(catalog, game, lang, new)
-        catalog.alignments[(game, lang, old, new, relevant)] = alignment_from_record(
+        memo[(game, lang, old, new, relevant)] = alignment_from_record(
             record, old_texts.__getitem__, new_texts.__getitem__)
         report.aligned.append(f"{game} {lang} {old} -> {new}")
         _write_json(path, record)
@@ -207,14 +218,14 @@ def _alignment_path(cache_dir: Path, aligner: str, pair: tuple[str, str, str, st
     return cache_dir / "aligned" / f"{name}.json"
 
 
-def remember_addition(cache_dir: Path, catalog: Catalog, document: ParsedDocument) -> None:
+def remember_addition(cache_dir: Path, catalog: Catalog, memo: AlignmentMemo, document: ParsedDocument) -> None:
     """Cache what ``add`` already computed: the new document's parse and the alignments its
     comparison made (``catalog`` holds the documents it read), so the next build does not
     compute them again. Entries are named by content as the build names them, so one the build
     would name otherwise is simply never read."""
     parser, aligner = source_hash(PARSING), source_hash(ALIGNING)
     _write_json(cache_dir / "parsed" / f"{_document_key(document.meta, parser)}.json", document_record(document))
-    for (game, lang, old, new, relevant), alignment in list(catalog.alignments.items()):
+    for (game, lang, old, new, relevant), alignment in list(memo.items()):
         if not (catalog.versions[(game, lang, old)].complete and catalog.versions[(game, lang, new)].complete):
             continue
         path = _alignment_path(cache_dir, aligner, (game, lang, old, new),

@@ -37,7 +37,7 @@ def build_store(corpus: Path, cache_dir: Path, report=None) -> Path:
     alignments = []
     for game, lang, old, new in adjacent_pairs(catalog):
         relevant = relevant_forced(knowledge.forced, game, lang, old, new)
-        alignments.append((relevant, catalog.alignments[(game, lang, old, new, relevant)]))
+        alignments.append((relevant, knowledge.alignments[(game, lang, old, new, relevant)]))
     path = store_path(corpus, cache_dir)
     for old in cache_dir.glob("knowledge-*.pickle"):  # left by versions before the store: deleted, never read
         old.unlink(missing_ok=True)
@@ -77,7 +77,7 @@ def open_store(corpus: Path, cache_dir: Path, warn: Warn = lambda line: None, re
     if store is None:
         build_store(corpus, cache_dir)
         store = Store(path)
-    return StoreKnowledge(store, lambda: _forced_matches(corpus))
+    return StoreKnowledge(store, corpus)
 
 
 def _kind_of(path: Path) -> str | None:
@@ -91,12 +91,6 @@ def _kind_of(path: Path) -> str | None:
     except OSError:
         return None
     return None if stat.S_ISREG(mode) else describe_kind(mode) if not stat.S_ISLNK(mode) else "a symlink"
-
-
-def _forced_matches(corpus: Path) -> list:
-    from rules_kb.ingest.curated import load_forced_matches
-
-    return load_forced_matches(corpus)
 
 
 __all__ = ["build_store", "open_store", "store_path"]

@@ -1,7 +1,8 @@
 """What every command shares: default paths, answering a question from the store, printing to a terminal.
 
-Imported by every command module when the parser is built, so it imports no stage at module
-level: each function imports what it uses when it runs (a lookup pays only for its own path).
+Imported by every command module when the parser is built, so at module level it imports only
+where the caches are (``assemble.caches``: paths and file checks, no parser, no store) and
+``places``: each function imports what it uses when it runs (a lookup pays only for its own path).
 """
 
 from __future__ import annotations
@@ -13,14 +14,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from rules_kb import places
 from rules_kb.assemble.caches import cache_root, ensure_folder, search_root
 from rules_kb.errors import StoreUnusable, UsageError
 
 if TYPE_CHECKING:
     from rules_kb.store.views import StoreKnowledge
 
-REPOSITORY = Path(__file__).resolve().parent.parent.parent
-DEFAULT_CORPUS = REPOSITORY / "corpus"
+DEFAULT_CORPUS = places.DEFAULT_CORPUS
 # The store, the JSON caches and the search index; RULES_KB_CACHE moves them all (assemble/caches.py).
 DEFAULT_CACHE = cache_root()
 DEFAULT_SEARCH = search_root()

@@ -101,7 +101,7 @@ def run_explain(args: argparse.Namespace) -> int:
         choice = choose_games(knowledge, number, args.game, single=True)
         if choice.note:
             note(choice.note)
-        return explain_rule(knowledge, choice.games[0], number, args.corpus)
+        return explain_rule(knowledge, choice.games[0], number)
 
     story = answer(args, tell)
     if args.json:

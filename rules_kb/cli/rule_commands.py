@@ -68,7 +68,7 @@ def run_show(args: argparse.Namespace) -> int:
             check_version(knowledge, args.version, (game,) if game else GAMES, args.lang)
         texts = show(knowledge, number, game, args.lang, args.version)
         gone = gone_notes(knowledge, texts) if args.version is None else []
-        return texts, gone + pairing_notes(knowledge, args.corpus, texts)
+        return texts, gone + pairing_notes(knowledge, texts)
 
     from rules_kb.ask.arguments import rule_argument
     from rules_kb.ask.glossary import looks_like_name
@@ -138,8 +138,16 @@ def run_refs(args: argparse.Namespace) -> int:
 
 
 def run_history(args: argparse.Namespace) -> int:
-    from rules_kb.ask.query import documents_about, era_starts, gone_notes, history, newest_of, renumbering_of
-    from rules_kb.render.textformat import history_record, history_text
+    from rules_kb.ask.query import (
+        documents_about,
+        era_starts,
+        gone_notes,
+        history,
+        history_record,
+        newest_of,
+        renumbering_of,
+    )
+    from rules_kb.render.textformat import history_text
 
     def ask(knowledge):
         number, game = _read_rule(args, knowledge)

@@ -6,9 +6,9 @@ import argparse
 from pathlib import Path
 
 from rules_kb.cli import common
-from rules_kb.cli.common import REPOSITORY
+from rules_kb.places import BUILD
 
-DEFAULT_SITE = REPOSITORY / "build" / "site"
+DEFAULT_SITE = BUILD / "site"
 
 
 def register(commands: argparse._SubParsersAction) -> None:

@@ -16,9 +16,11 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from rules_kb.compare.align import Alignment, Pair, Scope, align_versions
+from rules_kb.compare.align import align_versions
+from rules_kb.compare.alignment import Alignment, Pair, Scope
 from rules_kb.compare.diff import TokenDiff, diff_tokens
 from rules_kb.compare.kinds import IN_PLACE, ROW_KINDS, SUBSTANTIVE_KINDS, count_kinds
+from rules_kb.compare.memory import AlignmentMemo
 from rules_kb.compare.similarity import comparable_text
 from rules_kb.ingest.curated import ForcedMatch
 from rules_kb.kb.catalog import Catalog
@@ -72,10 +74,10 @@ class Comparison:
         return count_kinds((row.kind for row in self.rows), ROW_KINDS)
 
 
-def compare_versions(catalog: Catalog, game: str, lang: str, old: str, new: str,
+def compare_versions(catalog: Catalog, memo: AlignmentMemo, game: str, lang: str, old: str, new: str,
                      forced: list[ForcedMatch] = (), within: Scope | None = None) -> Comparison:
     """Align two versions and diff every paired rule, token by token."""
-    alignment = align_versions(catalog, game, lang, old, new, forced, within)
+    alignment = align_versions(catalog, memo, game, lang, old, new, forced, within)
     rows = [_diff_pair(pair, lang, game) for pair in alignment.pairs]
     return Comparison(alignment, rows)
 

@@ -10,23 +10,44 @@ the ``renumbered`` moves. The result is data; ``kb.graph`` draws it as ``next_ve
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from itertools import pairwise
 
-from rules_kb.compare.align import Alignment, align_pair
+from rules_kb.compare.align import align_pair
+from rules_kb.compare.alignment import Alignment
 from rules_kb.compare.kinds import MOVED
+from rules_kb.compare.memory import AlignmentMemo
 from rules_kb.ingest.curated import ForcedMatch
 from rules_kb.kb.catalog import Catalog
-from rules_kb.kb.graph import Lineage, Move
 from rules_kb.kb.ids import text_id
 from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
 
 
-def trace_lineage(catalog: Catalog, forced: list[ForcedMatch] = ()) -> Lineage:
+@dataclass(frozen=True)
+class Move:
+    """A rule renumbered from one complete release to the next."""
+
+    old: RuleText
+    new: RuleText
+    similarity: float
+    forced: bool
+
+
+@dataclass
+class Lineage:
+    """Which texts continue which: ``successions`` (same number, next version, same rule)
+    and ``moves`` (renumbered), each in the order the graph draws them."""
+
+    successions: list[tuple[RuleText, RuleText]] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
+
+
+def trace_lineage(catalog: Catalog, memo: AlignmentMemo, forced: list[ForcedMatch] = ()) -> Lineage:
     """Successions and moves for every game and language, in a fixed order.
 
     Only adjacent complete versions are aligned (what a lineage is made of); the alignments
-    stay in the catalog's cache, so later diffs over the same releases are free.
+    stay in ``memo``, so later diffs over the same releases are free.
     """
     successions = _successions(catalog)
     broken: set[tuple[str, str]] = set()
@@ -35,7 +56,7 @@ def trace_lineage(catalog: Catalog, forced: list[ForcedMatch] = ()) -> Lineage:
         complete = [label for label in catalog.version_labels(game, lang)
                     if catalog.versions[(game, lang, label)].complete and catalog.rules_in(game, lang, label)]
         for old, new in pairwise(complete):
-            alignment = align_pair(catalog, game, lang, old, new, tuple(forced))
+            alignment = align_pair(catalog, memo, game, lang, old, new, tuple(forced))
             broken |= _taken_numbers(catalog, alignment)
             moves += [Move(pair.old, pair.new, pair.similarity, pair.forced)
                       for pair in alignment.pairs if pair.kind == MOVED]

@@ -83,3 +83,10 @@ class Vectors:
                 if len(out) == CANDIDATES_PER_RULE:
                     break
         return out
+
+
+def content_share(old: frozenset[str], targets: list[frozenset[str]], idf: dict[str, float]) -> float:
+    """The IDF-weighted share of ``old``'s tokens found in the union of ``targets``."""
+    found = frozenset().union(*targets)
+    total = math.fsum(idf.get(t, 0.0) for t in old)
+    return math.fsum(idf.get(t, 0.0) for t in old & found) / total if total else 1.0

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from rules_kb.games import CR
@@ -45,38 +44,15 @@ def _natural(label: str) -> tuple:
     return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", label))
 
 
-class AlignmentMemo(dict):
-    """The aligner's memory of one catalog (``compare.align`` reads and fills it; nothing else aligns).
-
-    Keys are adjacent pairs of versions with the forced matches that concern them, values their
-    alignments; ``compositions`` holds chains of complete releases composed. The assembly stage
-    seeds it from its JSON cache before anything aligns; the store's view
-    (``store.views.StoreAlignments``) reads stored alignments on first use and answers the two
-    narrow questions below from the store's parts. Here, where nothing is stored, both say so.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.compositions: dict = {}
-
-    def within(self, key: tuple, bounds: tuple[str, str], part: str | None = None):
-        """A stored adjacent alignment's pairs under a scope (``Scope.bounds``/``Scope.part``), or None."""
-        return None
-
-    def pairs_under(self, key: tuple, bounds: tuple[str, str] | None, numbers=()):
-        """A stored adjacent alignment's pairs under a scope or some rules, by place, and its notes; or None."""
-        return None
-
-
 @dataclass
 class Catalog:
     documents: dict[str, ParsedDocument]
     versions: dict[tuple[str, str, str], VersionInfo]
     texts: dict[tuple[str, str, str], dict[RuleNumber, list[RuleText]]]
-    alignments: AlignmentMemo = field(default_factory=AlignmentMemo, repr=False, compare=False)
-    """What the aligner has aligned and composed (``AlignmentMemo``)."""
     sections: SectionCatalog = field(default_factory=SectionCatalog, repr=False, compare=False)
     """The tournament documents' sections, every version (``kb.sections``)."""
+    _label_order: dict[tuple[str, str, int], list[str]] = field(default_factory=dict, init=False, repr=False,
+                                                                compare=False)
 
     def version_labels(self, game: str, lang: str) -> list[str]:
         """Labels of one game and language, oldest first.
@@ -84,7 +60,7 @@ class Catalog:
         Asked for every rule of every page by the site, so the order is kept, keyed by the
         number of versions (a catalog only ever gains versions).
         """
-        memo = self.__dict__.setdefault("_label_order", {})
+        memo = self._label_order
         key = (game, lang, len(self.versions))
         if key not in memo:
             infos = [v for (g, lg, _), v in self.versions.items() if g == game and lg == lang]
@@ -114,10 +90,6 @@ class Catalog:
 
     def numbers_of(self, game: str) -> list[RuleNumber]:
         return sorted({n for (g, _, _), rules in self.texts.items() if g == game for n in rules})
-
-    def known_word_sets(self, lang: str) -> Mapping[str, frozenset[str]]:
-        """Word sets of comparable texts made earlier (the store keeps them); none here."""
-        return {}
 
     def labels_with_numbers(self, game: str, lang: str, low: str, high: str) -> dict[str, set[RuleNumber]]:
         """label -> the numbers it holds written between ``low`` and ``high`` (``low <= number < high``

@@ -14,15 +14,15 @@ Edge kinds (attribute ``kind``): ``contains`` (rule → subrule), ``text_of`` (t
 document), ``discussed_by`` (rule → commentary document), ``analogue`` (Duel Masters rule →
 Magic rule), ``defines`` (version or rule → term), ``renumbered`` (old text → new text).
 
-``next_version`` and ``renumbered`` draw a ``Lineage``: which text continues which is decided
-by ``compare.lineage`` (it needs the alignment) before the graph is built, and drawn here once.
+``next_version`` and ``renumbered`` draw a lineage: which text continues which is decided by
+``compare.lineage`` (it needs the alignment) before the graph is built, and handed here as its
+successions and moves, drawn once.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -41,41 +41,22 @@ from rules_kb.refs import find_references
 DISCUSSION_KINDS = ("commentary", "footnote", "table")
 
 
-@dataclass(frozen=True)
-class Move:
-    """A rule renumbered from one complete release to the next."""
-
-    old: RuleText
-    new: RuleText
-    similarity: float
-    forced: bool
-
-
-@dataclass
-class Lineage:
-    """Which texts continue which: ``successions`` (same number, next version, same rule)
-    and ``moves`` (renumbered), each in the order the graph draws them."""
-
-    successions: list[tuple[RuleText, RuleText]] = field(default_factory=list)
-    moves: list[Move] = field(default_factory=list)
-
-
 def build_graph(catalog: Catalog, analogues: list[Analogue] = (), terms: list[CuratedTerm] = (),
-                lineage: Lineage | None = None, section_analogues: list[SectionAnalogue] = (),
-                ) -> tuple[nx.MultiDiGraph, list[Unresolved]]:
+                successions: Iterable[tuple[RuleText, RuleText]] = (), moves: Iterable = (),
+                section_analogues: list[SectionAnalogue] = ()) -> tuple[nx.MultiDiGraph, list[Unresolved]]:
     """Build every node and edge kind; return the graph and the citations that resolve nowhere.
 
-    Without a ``lineage`` (``compare.lineage.trace_lineage``) texts are not linked across versions.
+    ``successions`` and ``moves`` are a lineage's (``compare.lineage.trace_lineage``; a move has
+    ``old``, ``new``, ``similarity`` and ``forced``); without them texts are not linked across versions.
     """
     import networkx as nx  # only building needs it; lookups read the store
 
-    lineage = lineage or Lineage()
     graph = nx.MultiDiGraph()
     texts = catalog.all_texts()
     _add_documents_and_versions(graph, catalog)
     for rule in texts:
         _add_text(graph, rule)
-    for older, newer in lineage.successions:
+    for older, newer in successions:
         graph.add_edge(text_id(older), text_id(newer), kind="next_version")
     _add_translations(graph, catalog)
     unresolved = _add_citations(graph, catalog, texts)
@@ -83,7 +64,7 @@ def build_graph(catalog: Catalog, analogues: list[Analogue] = (), terms: list[Cu
     _add_document_links(graph, catalog)
     _add_analogues(graph, catalog, analogues)
     _add_curated_terms(graph, terms)
-    for move in lineage.moves:
+    for move in moves:
         graph.add_edge(text_id(move.old), text_id(move.new), kind="renumbered", from_version=move.old.version,
                        to_version=move.new.version, old=str(move.old.number), new=str(move.new.number),
                        similarity=round(move.similarity, 3), forced=move.forced)

@@ -40,3 +40,17 @@ def section_id(game: str, document: str, number: str) -> str:
 def section_text_id(game: str, document: str, lang: str, version: str, number: str) -> str:
     """What one version of a tournament document says in one section: ``sectiontext:mtg:ipg:en:2024-09-23:2.1``."""
     return f"sectiontext:{game}:{document}:{lang}:{version}:{number}"
+def term_prefix(game: str | None = None, lang: str | None = None) -> str:
+    """What every term id of a game and language (or every term id) starts with: a range scan's start."""
+    return f"term:{game}:{lang}:" if game is not None else "term:"
+
+
+def term_of(node: str) -> tuple[str, str, str]:
+    """(game, lang, term) of a ``term_id``."""
+    _, game, lang, term = node.split(":", 3)
+    return game, lang, term
+
+
+def number_of(node: str) -> str:
+    """The rule number a ``rule_id`` names."""
+    return node.rsplit(":", 1)[1]

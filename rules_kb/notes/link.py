@@ -9,49 +9,21 @@ links, footnoted references and footnote lists are protected.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from rules_kb.notes.found import LinkedNote, Problem, find_in
 from rules_kb.notes.index import NoteIndex
-from rules_kb.notes.protect import FOOTNOTE_MARK, mask_protected
+from rules_kb.notes.protect import FOOTNOTE_MARK
 from rules_kb.notes.resolve import LinkOptions, resolve
-from rules_kb.refs import NoteReference, SectionReference, find_note_references, find_section_references
 
 FORMATS = ("md", "html", "text")
 _FOOTNOTE_MARK = re.compile(FOOTNOTE_MARK)
 FOOTNOTE_LINE = re.compile(r"^\[(?P<footnote>[0-9]+)\]:", re.M)
 
 
-@dataclass(frozen=True)
-class Problem:
-    """A reference left unlinked: where it starts in the input, and why."""
-
-    offset: int
-    raw: str
-    message: str
-
-
-@dataclass(frozen=True)
-class LinkedNote:
-    text: str
-    problems: tuple[Problem, ...]
-    links: int
-
-
 def line_and_column(text: str, offset: int) -> tuple[int, int]:
     """1-based line and column (in characters) of ``offset``."""
     line = text.count("\n", 0, offset) + 1
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
-def find_in(text: str, fmt: str, options: LinkOptions) -> list[NoteReference | SectionReference]:
-    """References outside the format's protected parts (HTML text nodes use ``"html"``): rules, and
-    tournament sections where no rule reference stands, in order."""
-    masked = mask_protected(text, fmt)
-    rules = find_note_references(masked, game=options.game)
-    taken = [(r.start, r.end) for r in rules]
-    sections = [s for s in find_section_references(masked)
-                if not any(start < s.end and s.start < end for start, end in taken)]
-    return sorted([*rules, *sections], key=lambda r: r.start)
 
 
 def link_note(text: str, fmt: str, options: LinkOptions, index: NoteIndex) -> LinkedNote:

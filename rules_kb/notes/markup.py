@@ -15,8 +15,8 @@ import warnings
 
 from bs4 import BeautifulSoup, MarkupResemblesLocatorWarning, NavigableString
 
+from rules_kb.notes.found import LinkedNote, Problem, find_in
 from rules_kb.notes.index import NoteIndex
-from rules_kb.notes.link import LinkedNote, Problem, find_in
 from rules_kb.notes.resolve import LinkOptions, resolve
 
 # Text under these is left alone: links, code, and elements whose text is not markup.

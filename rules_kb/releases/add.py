@@ -29,6 +29,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from rules_kb.compare.changes import Comparison, compare_versions
+from rules_kb.compare.memory import AlignmentMemo
 from rules_kb.errors import ManifestError, OutputError, SourceError
 from rules_kb.ingest.corpus import (
     DATE,
@@ -45,12 +46,12 @@ from rules_kb.ingest.pipeline import Ingested, ingest_corpus, parse_bytes
 from rules_kb.ingest.reading import read_source
 from rules_kb.kb.catalog import Catalog, build_catalog
 from rules_kb.model import DocumentMeta
+from rules_kb.sources.common import LONGEST_RULE
 
 # Version kinds that name the document's own release (not releases it merely mentions).
 _OWN_KINDS = ("full", "excerpt", "change-notice", "contents")
 _TEMPORARIES = (".add-*.tmp", ".manifest-*.tmp")
 _FILE_MODE = 0o644  # a release and the manifest are read by every user of the corpus
-MAX_PLAUSIBLE_RULE = 30_000  # characters; the longest real rule (Magic 205.3m) has under 3,000
 
 
 class ConflictError(SourceError):
@@ -67,6 +68,7 @@ class Addition:
     neighbours: dict[str, int] = field(default_factory=dict)  # complete releases beside it: label -> rules
     rule_count: int = 0  # distinct rule numbers, when the release is complete
     catalog: Catalog | None = field(default=None, repr=False)  # what the comparison read (kept for the caches)
+    alignments: AlignmentMemo = field(default_factory=AlignmentMemo, repr=False)  # and what it aligned
 
 
 def _stated(item: Ingested) -> tuple[list[str], list[str]]:
@@ -140,13 +142,14 @@ def plan_addition(corpus: Path, path: Path, *, game: str | None = None, lang: st
 def _check_plausible(addition: Addition) -> None:
     """Refuse a release that parsed into something no real release looks like.
 
-    A rule text longer than ``MAX_PLAUSIBLE_RULE`` has swallowed lines that are not its own;
-    a complete release with under half the rules of each complete neighbour (the releases
-    just before and after it) has lost its numbering. ``--force`` adds it anyway.
+    A rule text longer than ``LONGEST_RULE`` (past which every parser reports an anomaly) has
+    swallowed lines that are not its own; a complete release with under half the rules of each
+    complete neighbour (the releases just before and after it) has lost its numbering. ``--force``
+    adds it anyway.
     """
     source = str(addition.source)
     longest = max(addition.item.parsed.rules, key=lambda rule: len(rule.text), default=None)
-    if longest is not None and len(longest.text) > MAX_PLAUSIBLE_RULE:
+    if longest is not None and len(longest.text) > LONGEST_RULE:
         raise SourceError(source, f"implausible structure: rule {longest.number} runs to {len(longest.text):,} "
                                   f"characters (no real rule exceeds 3,000); pass --force to add it anyway")
     counts = addition.neighbours
@@ -262,7 +265,8 @@ def _compare_within(corpus: Path, same: list[DocumentMeta], addition: Addition, 
     if not older:
         return len(ids) == len(same)
     addition.previous = older[-1]
-    addition.changes = compare_versions(catalog, meta.game, lang, older[-1], label, load_forced_matches(corpus))
+    addition.changes = compare_versions(catalog, addition.alignments, meta.game, lang, older[-1], label,
+                                        load_forced_matches(corpus))
     return True
 
 
@@ -301,7 +305,8 @@ def add_release(corpus: Path, path: Path, cache_dir: Path | None = None, **flags
     if cache_dir is not None:
         from rules_kb.assemble.knowledge import remember_addition
 
-        remember_addition(cache_dir, addition.catalog or build_catalog([addition.item.parsed]), addition.item.parsed)
+        remember_addition(cache_dir, addition.catalog or build_catalog([addition.item.parsed]), addition.alignments,
+                          addition.item.parsed)
     return addition
 
 

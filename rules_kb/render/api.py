@@ -17,10 +17,10 @@ from itertools import groupby
 from pathlib import Path
 
 from rules_kb import links
+from rules_kb.ask.query import history_record
 from rules_kb.assemble.knowledge import Knowledge
 from rules_kb.games import GAMES, LANGS
 from rules_kb.numbers import RuleNumber
-from rules_kb.render.textformat import history_record
 
 
 def _write(docs_dir: Path, root_path: str, record: object) -> None:

@@ -17,8 +17,6 @@ from rules_kb.render.html import Page, element, esc, link, text_html
 from rules_kb.render.site_data import SiteData, rows_shown
 from rules_kb.render.textformat import changed_words
 
-KIND_WORDS = {"editorial": "editorial", "substantive": "substantive", "moved": "moved", "split": "split",
-              "added": "added", "removed": "removed", "unchanged": "unchanged"}
 HIDE_CONTROL = element("label", '<input type="checkbox" id="rk-hide-editorial"> hide editorial changes',
                        class_="rk-hide-control")
 
@@ -32,7 +30,8 @@ def diff_pages(site: SiteData) -> Iterator[Page]:
                 if saved is not None:  # the previous build's pages of this pair are in the new site
                     site.diff_rows[(game, lang, old, new)] = saved["shown"]
                     continue
-                comparison = compare_versions(site.catalog, game, lang, old, new, site.knowledge.forced)
+                comparison = compare_versions(site.catalog, site.knowledge.alignments, game, lang, old, new,
+                                              site.knowledge.forced)
                 shown = site.diff_rows[(game, lang, old, new)] = rows_shown(comparison)
                 yield from _pair_pages(game, lang, comparison)
                 if site.units is not None:
@@ -118,7 +117,7 @@ def _row_html(path: str, game: str, lang: str, comparison: Comparison, row: RowC
     if pair.new is not None:
         ends.append(link(path, links.pinned_rule(game, lang, a.new_version, pair.new.number),
                          f"{pair.new.number} ({a.new_version})"))
-    head = " → ".join(ends) + " " + element("span", esc(KIND_WORDS.get(row.kind, row.kind)), class_="rk-kind")
+    head = " → ".join(ends) + " " + element("span", esc(row.kind), class_="rk-kind")
     if pair.kind == "moved":
         head += esc(f" (text {row.text_class}, similarity {pair.similarity:.2f})")
     if pair.kind == "split":

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 from rules_kb import links
 from rules_kb.ask.story import notices_about, translation_lags, version_chains
-from rules_kb.compare.align import Scope
+from rules_kb.compare.alignment import Scope
 from rules_kb.games import GAME_NAMES, GAMES, LANG_NAMES, LANGS, LANGS_FIRST
-from rules_kb.kb.graph import text_id
+from rules_kb.kb.ids import text_id
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.html import Page, element, esc, link
 from rules_kb.render.site_data import SiteData

@@ -9,8 +9,7 @@ every box a link: nothing to load, nothing to execute.
 from __future__ import annotations
 
 from rules_kb import links
-from rules_kb.kb.graph import text_id
-from rules_kb.kb.ids import rule_id
+from rules_kb.kb.ids import rule_id, text_id
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.html import element, esc, link
 from rules_kb.render.site_data import SiteData

@@ -11,7 +11,7 @@ from __future__ import annotations
 from rules_kb import links
 from rules_kb.ask.story import rule_lags
 from rules_kb.games import LANG_NAMES
-from rules_kb.kb.graph import text_id
+from rules_kb.kb.ids import text_id
 from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.html import element, esc, link

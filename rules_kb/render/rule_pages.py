@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from rules_kb import links
 from rules_kb.ask.query import (
-    Move,
+    Renumbering,
     analogues_of,
     citations_of,
     documents_about,
@@ -26,7 +26,7 @@ from rules_kb.ask.query import (
 )
 from rules_kb.compare.changes import RowChange, compare_texts
 from rules_kb.games import GAME_NAMES, GAMES, LANG_NAMES, LANGS
-from rules_kb.kb.graph import text_id
+from rules_kb.kb.ids import doc_id, rule_id, text_id
 from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.diffmarkup import render_html
@@ -122,7 +122,7 @@ def rule_page(site: SiteData, game: str, number: RuleNumber, stories: set[RuleNu
     return Page(path, f"{game} {number}", body)
 
 
-def _column(site: SiteData, path: str, lang: str, entries: list[Entry], moves: list[Move]) -> str:
+def _column(site: SiteData, path: str, lang: str, entries: list[Entry], moves: list[Renumbering]) -> str:
     """A language's entries, newest first (today's text is what a judge at the table wants), the
     older ones folded; each era break stays between the eras it separates."""
     words = ENTRY_LABELS[lang]
@@ -193,12 +193,12 @@ def _newest_link(site: SiteData, path: str, text: RuleText, last_label: str) -> 
     return element("p", link(path, target, f"compare {last_label}..{labels[-1]} (newest)"), class_="rk-newest")
 
 
-def _move_link(path: str, game: str, move: Move) -> str:
+def _move_link(path: str, game: str, move: Renumbering) -> str:
     label = f"{move.direction} {move.other} on {move.to_version}"
     return link(path, links.rule_page(game, RuleNumber.parse(move.other)), label, class_="rk-lineage")
 
 
-def _trail(path: str, game: str, moves: list[Move]) -> str:
+def _trail(path: str, game: str, moves: list[Renumbering]) -> str:
     if not moves:
         return ""
     items = "".join(element("li", _move_link(path, game, m) + esc(f" ({m.lang}, from {m.from_version}, "
@@ -271,8 +271,8 @@ def _documents(site: SiteData, path: str, game: str, number: RuleNumber) -> str:
         pinned = [v for v in meta.versions if number in site.catalog.rules_in(game, meta.languages[0], v)]
         extra = "".join(" " + link(path, links.pinned_rule(game, meta.languages[0], v, number), f"as printed ({v})")
                         for v in pinned)
-        passages = sorted({d.get("passage", "") for _, t, d in graph.out_edges(f"rule:{game}:{number}", data=True)
-                           if d.get("kind") == "discussed_by" and t == f"doc:{doc.document}"} - {""})
+        passages = sorted({d.get("passage", "") for _, t, d in graph.out_edges(rule_id(game, number), data=True)
+                           if d.get("kind") == "discussed_by" and t == doc_id(doc.document)} - {""})
         quoted = "".join(element("blockquote", text_html(p), lang=meta.languages[0]) for p in passages)
         items.append(element("li", text + extra + quoted))
     return element("h2", "Change notices and commentary", id="documents") + element("ul", "".join(items))

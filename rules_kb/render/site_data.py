@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import pairwise
-from pathlib import Path
 from typing import Protocol
 
 from rules_kb import links
 from rules_kb.assemble.knowledge import Knowledge
 from rules_kb.games import GAMES, LANGS
-from rules_kb.ingest.curated import Correspondence, load_correspondences
+from rules_kb.ingest.curated import Correspondence
 from rules_kb.kb.catalog import Catalog
 from rules_kb.numbers import RuleNumber
 
@@ -53,15 +53,17 @@ def rows_shown(comparison) -> dict[str, str]:
 @dataclass
 class SiteData:
     knowledge: Knowledge
-    corpus: Path
     numbers: dict[str, set[RuleNumber]] = field(default_factory=dict)
-    correspondences: list[Correspondence] = field(default_factory=list)
     children: dict[tuple[str, RuleNumber | None], list[RuleNumber]] = field(default_factory=dict)
     diff_rows: dict[tuple[str, str, str, str], dict[str, str]] = field(default_factory=dict)
     """Per diff-page pair, the chapter page whose row carries each changed number (``rows_shown``):
     noted by the diff pages as they are written (or reused), computed here when asked first."""
     units: Units | None = None
     digests: dict[tuple[str, str, str], str] = field(default_factory=dict)
+
+    @property
+    def correspondences(self) -> list[Correspondence]:
+        return self.knowledge.correspondences
 
     @property
     def catalog(self) -> Catalog:
@@ -76,11 +78,11 @@ class SiteData:
 
     def has_glossary(self, game: str, lang: str, label: str) -> bool:
         """Whether the version's documents print a glossary (each such version has a glossary page)."""
-        found = self.__dict__.get("_glossaries")
-        if found is None:
-            found = {(t.game, t.lang, t.version) for doc in self.catalog.documents.values() for t in doc.terms}
-            self.__dict__["_glossaries"] = found
-        return (game, lang, label) in found
+        return (game, lang, label) in self._glossaries
+
+    @cached_property
+    def _glossaries(self) -> set[tuple[str, str, str]]:
+        return {(t.game, t.lang, t.version) for doc in self.catalog.documents.values() for t in doc.terms}
 
     def labels_with_texts(self, game: str, lang: str) -> list[str]:
         """Versions (oldest first) that hold at least one rule text: those get pages."""
@@ -106,7 +108,8 @@ class SiteData:
                 return None
             from rules_kb.compare.changes import compare_versions
 
-            comparison = compare_versions(self.catalog, game, lang, old, new, self.knowledge.forced)
+            comparison = compare_versions(self.catalog, self.knowledge.alignments, game, lang, old, new,
+                                          self.knowledge.forced)
             self.diff_rows[key] = rows_shown(comparison)
         section = self.diff_rows[key].get(str(number))
         return None if section is None else f"{links.diff_page(game, lang, old, new, section)}#{number}"
@@ -135,7 +138,7 @@ class SiteData:
         return [lang for lang in LANGS if self.labels_with_texts(game, lang)]
 
 
-def load_site_data(knowledge: Knowledge, corpus: Path, units: Units | None = None) -> SiteData:
+def load_site_data(knowledge: Knowledge, units: Units | None = None) -> SiteData:
     """Everything the page generators read, made before any page is: with ``units``, the previous
     build's pages they may reuse (``site/reuse.py``)."""
     numbers = {game: set(knowledge.catalog.numbers_of(game)) for game in GAMES}
@@ -143,4 +146,4 @@ def load_site_data(knowledge: Knowledge, corpus: Path, units: Units | None = Non
     for game, known in numbers.items():
         for number in sorted(known):
             children.setdefault((game, number.parent), []).append(number)
-    return SiteData(knowledge, corpus, numbers, load_correspondences(corpus), children, units=units)
+    return SiteData(knowledge, numbers, children, units=units)

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from rules_kb import links
 from rules_kb.ask.story import Story, explain_rule
 from rules_kb.games import GAME_NAMES, LANG_NAMES
+from rules_kb.kb.ids import rule_id
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.html import Page, element, esc, link, text_html
 from rules_kb.render.site_data import SiteData
@@ -22,7 +23,7 @@ def story_numbers(site: SiteData, game: str) -> list[RuleNumber]:
     """Sections with a change notice or a curated correspondence: the ones with a story to tell."""
     graph = site.knowledge.graph
     touched = {RuleNumber(n.section) for n in site.numbers[game]
-               if any(d.get("kind") == "changed_by" for _, _, d in graph.out_edges(f"rule:{game}:{n}", data=True))}
+               if any(d.get("kind") == "changed_by" for _, _, d in graph.out_edges(rule_id(game, n), data=True))}
     touched |= {RuleNumber(c.new[2].section) for c in site.correspondences if c.game == game}
     return sorted(n for n in touched if n in site.numbers[game])
 
@@ -48,7 +49,7 @@ def _quote(site: SiteData, game: str, lang: str, version: str, number: RuleNumbe
 
 
 def story_page(site: SiteData, game: str, number: RuleNumber) -> Page:
-    story = explain_rule(site.knowledge, game, number, site.corpus)
+    story = explain_rule(site.knowledge, game, number)
     path = links.story_page(game, number)
     parts = [element("h1", esc(f"{GAME_NAMES[game]} {number}: what changed and what it means")),
              element("p", link(path, links.rule_page(game, number), f"every version of {number}") + " · "

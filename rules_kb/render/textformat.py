@@ -1,6 +1,7 @@
 """Plain-text and JSON-ready views of comparisons and stories, for the CLI and the site.
 
-Formatting only: every fact comes from ``changes`` and ``story``.
+Formatting only: every fact comes from the answers it is handed (``compare.changes``, ``ask``);
+nothing here asks a question.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from rules_kb.render.terminal import LEGEND
 if TYPE_CHECKING:  # type names only: show/history must not import the comparison stages
     from rules_kb.ask.glossary import TermAnswer
     from rules_kb.ask.story import Story
-    from rules_kb.assemble.knowledge import Knowledge
     from rules_kb.compare.changes import Comparison, RowChange
     from rules_kb.ingest.pipeline import Ingested
 
@@ -152,21 +152,6 @@ def _row_text(row: RowChange) -> str:
         text = (pair.new or pair.old)
         lines.append(f"    {text.title or ''}{' ' if text.title and text.text else ''}{text.text}")
     return "\n".join(lines)
-
-
-def history_record(knowledge: Knowledge, number: RuleNumber, game: str | None = None,
-                   lang: str | None = None) -> dict:
-    """Every text of a number with its era flag, the documents about it and its renumbering trail:
-    what ``history --json`` prints (the site folds runs of identical texts: ``render/api.py``)."""
-    from rules_kb.ask.query import documents_about, era_starts, history, renumbering_of
-
-    texts = history(knowledge, number, game, lang)
-    games = sorted({t.game for t in texts})
-    records = [{**t.to_record(), "new_era": new_era}
-               for t, new_era in zip(texts, era_starts(knowledge, texts), strict=True)]
-    return {"texts": records,
-            "documents": {g: [d.to_record() for d in documents_about(knowledge, number, g)] for g in games},
-            "renumbering": {g: [m.to_record() for m in renumbering_of(knowledge, number, g)] for g in games}}
 
 
 def story_record(story: Story) -> dict:

@@ -47,7 +47,8 @@ def whats_new_pages(site: SiteData) -> Iterator[Page]:
                 key = "whats-new " + site.pair_digest(game, lang, old, new)
                 if site.units is not None and site.units.reuse(folder, key) is not None:
                     continue
-                comparison = compare_versions(site.catalog, game, lang, old, new, site.knowledge.forced)
+                comparison = compare_versions(site.catalog, site.knowledge.alignments, game, lang, old, new,
+                                              site.knowledge.forced)
                 yield whats_new_page(site, game, lang, comparison)
                 if site.units is not None:
                     site.units.record(folder, key, {})
@@ -141,7 +142,7 @@ def feed_entries(knowledge: Knowledge, game: str) -> list[dict]:
     pairs.sort(key=lambda p: (p[0], p[1], p[3]), reverse=True)
     out = []
     for date, lang, old, new in pairs[:FEED_ENTRIES]:
-        comparison = compare_versions(catalog, game, lang, old, new, knowledge.forced)
+        comparison = compare_versions(catalog, knowledge.alignments, game, lang, old, new, knowledge.forced)
         counts = {k: n for k, n in comparison.counts().items() if n and k != "unchanged"}
         out.append({"date": date, "lang": lang, "old": old, "new": new, "counts": counts,
                     "listed": len(listed_rows(comparison)),

@@ -25,12 +25,11 @@ from pathlib import Path
 from rules_kb.assemble.knowledge import Knowledge, load_knowledge
 from rules_kb.errors import OutputError
 from rules_kb.notes.assets import write_link_assets
+from rules_kb.places import MKDOCS_CONFIG, SITE_SOURCES
 from rules_kb.render.api import write_api
 from rules_kb.render.glossary_pages import write_glossary_api
 from rules_kb.render.html import Page
 from rules_kb.render.offline import write_offline
-from rules_kb.render.visible import visible_page
-from rules_kb.render.section_pages import write_section_api
 from rules_kb.render.output import (
     WORK_MARK,
     make_work_folder,
@@ -39,18 +38,17 @@ from rules_kb.render.output import (
     replace_folder,
     shielded,
 )
+from rules_kb.render.section_pages import write_section_api
 from rules_kb.render.site_data import SiteData, load_site_data
+from rules_kb.render.visible import visible_page
 from rules_kb.render.whats_new_pages import write_feeds
 from rules_kb.search.index import write_search_index
-from rules_kb.site.notfound import fix_not_found_page
 from rules_kb.site.frame import Frame, framed_html, take_frames, write_frame_sources
+from rules_kb.site.notfound import fix_not_found_page
 from rules_kb.site.pages import MKDOCS_GENERATORS, PAGE_GENERATORS
 from rules_kb.site.reuse import MANIFEST as UNITS
 from rules_kb.site.reuse import PreviousBuild, build_salt
 
-REPOSITORY = Path(__file__).resolve().parent.parent.parent
-SITE_SOURCES = REPOSITORY / "site"
-MKDOCS_CONFIG = REPOSITORY / "mkdocs.yml"
 THEME_OVERRIDES = "overrides"
 
 # Functions ``write_x(knowledge, folder)`` that drop extra static files into the built site,
@@ -85,7 +83,7 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
     if knowledge is None:
         knowledge = load_knowledge(corpus, cache_dir)
     previous = PreviousBuild(out, staging)
-    site = load_site_data(knowledge, corpus, previous)
+    site = load_site_data(knowledge, previous)
     seconds["knowledge"] = time.perf_counter() - clock
     clock = time.perf_counter()
     seen: set[str] = set()

@@ -21,8 +21,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from rules_kb.games import GAMES
 from rules_kb.errors import OutputError
+from rules_kb.games import GAMES
 from rules_kb.render.html import Page
 
 FRAME = "_frame"

@@ -28,7 +28,7 @@ from rules_kb.model import (
 from rules_kb.numbers import RuleNumber
 
 if TYPE_CHECKING:
-    from rules_kb.compare.align import Alignment
+    from rules_kb.compare.alignment import Alignment
 
 
 @cache
@@ -135,7 +135,7 @@ def alignment_record(alignment: Alignment) -> dict:
 def alignment_from_record(data: dict, old_text: Callable[[RuleNumber], RuleText],
                           new_text: Callable[[RuleNumber], RuleText]) -> Alignment:
     """Rebuild an alignment; ``old_text``/``new_text`` give the text a version holds for a number."""
-    from rules_kb.compare.align import Alignment, Pair
+    from rules_kb.compare.alignment import Alignment, Pair
 
     pairs = [_pair(row, old_text, new_text, Pair) for row in data["pairs"]]
     return Alignment(data["game"], data["lang"], data["old"], data["new"], bool(data["old_complete"]),
@@ -155,7 +155,7 @@ def _pair(row: list, old_text: Callable[[RuleNumber], RuleText], new_text: Calla
 def positioned_pairs(parts: list[dict], old_text: Callable[[RuleNumber], RuleText],
                      new_text: Callable[[RuleNumber], RuleText]) -> dict[int, object]:
     """The pairs of some parts of an alignment, keyed by their place in the whole."""
-    from rules_kb.compare.align import Pair
+    from rules_kb.compare.alignment import Pair
 
     rows = {row[0]: row[1:] for part in parts for row in part["pairs"]}
     return {position: _pair(row, old_text, new_text, Pair) for position, row in rows.items()}

@@ -1,6 +1,6 @@
 """The store seen as the in-memory knowledge base: a catalog and a graph that read on demand.
 
-``StoreCatalog`` is a ``Catalog`` whose texts, documents and alignments are fetched from the
+``StoreCatalog`` is a ``Catalog`` whose texts and documents are fetched from the
 store when asked for; ``StoreGraph`` answers the networkx calls the questions use (``in``,
 ``nodes[...]``, ``in_edges``, ``out_edges``, ``has_edge``, ``get_edge_data``). So ``ask.query``
 and ``ask.story`` give the same answers on either, and a lookup reads only its rule's rows.
@@ -11,12 +11,13 @@ rule_texts row).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rules_kb.kb.catalog import AlignmentMemo, Catalog, VersionInfo
+from rules_kb.kb.catalog import Catalog, VersionInfo
 from rules_kb.kb.sections import SectionCatalog
 from rules_kb.model import DocumentMeta, Example, Residue, RuleText, Section
 from rules_kb.numbers import RuleNumber, SectionNumber
@@ -24,7 +25,8 @@ from rules_kb.store.read import Store, StoreDamaged
 from rules_kb.store.records import section_from_record
 
 if TYPE_CHECKING:
-    from rules_kb.ingest.curated import ForcedMatch
+    from rules_kb.compare.memory import AlignmentMemo
+    from rules_kb.ingest.curated import Correspondence, ForcedMatch
 
 RULE_COLUMNS = "*"
 
@@ -44,19 +46,22 @@ class VersionRules(Mapping):
 
     def __init__(self, texts: StoreTexts, key: tuple[str, str, str]) -> None:
         self.texts, self.key = texts, key
+        self._loaded: dict[RuleNumber, list[RuleText]] | None = None  # every text, once one read needs them
 
-    @cached_property
-    def _all(self) -> dict[RuleNumber, list[RuleText]]:
-        found: dict[RuleNumber, list[RuleText]] = {}
-        for row in self.texts.store.rows(f"SELECT {RULE_COLUMNS} FROM rule_texts WHERE game=? AND lang=? AND "
-                                         "version=? ORDER BY number_position, position", self.key):
-            _, number, _, _, rule = _rule(row)
-            found.setdefault(number, []).append(rule)
-        return found
+    def all(self) -> dict[RuleNumber, list[RuleText]]:
+        """Every text of the version, read in one query the first time."""
+        if self._loaded is None:
+            found: dict[RuleNumber, list[RuleText]] = {}
+            for row in self.texts.store.rows(f"SELECT {RULE_COLUMNS} FROM rule_texts WHERE game=? AND lang=? AND "
+                                             "version=? ORDER BY number_position, position", self.key):
+                _, number, _, _, rule = _rule(row)
+                found.setdefault(number, []).append(rule)
+            self._loaded = found
+        return self._loaded
 
     def get(self, number, default=None):
-        if "_all" in self.__dict__:
-            return self._all.get(number, default)
+        if self._loaded is not None:
+            return self._loaded.get(number, default)
         return self.texts.by_number(number).get(self.key, default)
 
     def __getitem__(self, number):
@@ -72,8 +77,8 @@ class VersionRules(Mapping):
     def _numbers(self) -> list[RuleNumber]:
         """The numbers alone, in order: which versions hold a rule is asked of every version, and
         reading only the number column is ~10 times faster than reading and checking the texts."""
-        if "_all" in self.__dict__:
-            return list(self._all)
+        if self._loaded is not None:
+            return list(self._loaded)
         numbers = self.texts.store.values("SELECT number FROM rule_texts WHERE game=? AND lang=? AND version=? "
                                           "ORDER BY number_position, position", self.key)
         return [RuleNumber.parse(n) for n in dict.fromkeys(numbers)]
@@ -82,10 +87,10 @@ class VersionRules(Mapping):
         return iter(self._numbers)
 
     def items(self):  # every text wanted: one query for the version, not one per number
-        return self._all.items()
+        return self.all().items()
 
     def values(self):
-        return self._all.values()
+        return self.all().values()
 
     def __len__(self) -> int:
         return len(self._numbers)
@@ -168,107 +173,6 @@ class StoreDocuments(Mapping):
         return len(self._metas)
 
 
-class StoreAlignments(AlignmentMemo):
-    """Adjacent alignments from the store, rebuilt on first use; new ones are kept in memory."""
-
-    def __init__(self, store: Store, catalog: Catalog) -> None:
-        super().__init__()
-        self.store, self.catalog = store, catalog
-
-    def get(self, key, default=None):
-        if key in self:
-            return self[key]
-        from rules_kb.store.records import alignment_from_record, forced_record  # diff and explain only
-
-        game, lang, old, new, relevant = key
-        rows = self.store.rows("SELECT * FROM alignments WHERE game=? AND lang=? AND "
-                               "old_version=? AND new_version=?", (game, lang, old, new))
-        if not rows or json.loads(rows[0][4]) != json.loads(json.dumps(forced_record(relevant))):
-            return default
-        rules = self.catalog.texts
-        self[key] = alignment_from_record(json.loads(rows[0][5]), _lazy(rules, (game, lang, old)),
-                                          _lazy(rules, (game, lang, new)))
-        return self[key]
-
-
-    def within(self, key, bounds: tuple[str, str], part: str | None = None):
-        """The pairs of a stored adjacent alignment whose old or new number lies between ``bounds``
-        (``Scope.bounds``), or only those filed under ``part`` (``Scope.part``), texts read for
-        those numbers only; None if not stored.
-
-        A question about one rule (``explain 509.1`` reads 113 Magic steps) needs a few pairs of
-        each step, not the thousands of texts a whole alignment names.
-        """
-        from rules_kb.store.records import alignment_from_parts, forced_record
-
-        game, lang, old, new, relevant = key
-        where, wanted = ("part = ?", (part,)) if part is not None else ("part >= ? AND part < ?", bounds)
-        rows = self.store.rows("SELECT * FROM alignment_parts WHERE game=? AND lang=? AND old_version=? AND "
-                               f"new_version=? AND {where} ORDER BY part", (game, lang, old, new, *wanted))
-        forced = json.loads(json.dumps(forced_record(relevant)))
-        if not rows or any(json.loads(row[5]) != forced for row in rows):
-            return None
-        texts = self.catalog.texts
-
-        def text_of(label: str):
-            return lambda number: texts.by_number(number)[(game, lang, label)][0]
-        return alignment_from_parts([json.loads(row[6]) for row in rows], text_of(old), text_of(new))
-
-
-    def pairs_under(self, key, bounds: tuple[str, str] | None, numbers=()):
-        """Pairs of a stored adjacent alignment under ``bounds`` (``Scope.bounds``) or under the rules
-        of ``numbers``, keyed by their place in the whole alignment (texts are ``LazyText``), and the
-        alignment's notes; None if not stored."""
-        from rules_kb.store.records import forced_record, part_of, positioned_pairs
-
-        game, lang, old, new, relevant = key
-        where, params = [], []
-        if bounds is not None:
-            where.append("(part >= ? AND part < ?)")
-            params.extend(bounds)
-        wanted = sorted({part_of(n) for n in numbers})
-        if bounds is not None:
-            wanted = [p for p in wanted if not bounds[0] <= p < bounds[1]]
-        if wanted:
-            where.append(f"part IN ({', '.join('?' * len(wanted))})")
-            params.extend(wanted)
-        if not where:
-            return {}, []
-        rows = self.store.rows(f"SELECT * FROM alignment_parts WHERE game=? AND lang=? AND old_version=? AND "
-                               f"new_version=? AND ({' OR '.join(where)})", (game, lang, old, new, *params))
-        if not rows:  # nothing there, or no such alignment: the whole row says which (and its notes)
-            whole = self.get(key)
-            return None if whole is None else ({}, list(whole.notes))
-        forced = json.loads(json.dumps(forced_record(relevant)))
-        if any(json.loads(row[5]) != forced for row in rows):
-            return None
-        parts = [json.loads(row[6]) for row in rows]
-        texts = self.catalog.texts
-        return (positioned_pairs(parts, _lazy(texts, (game, lang, old)), _lazy(texts, (game, lang, new))),
-                list(parts[0]["notes"]))
-
-
-class LazyText:
-    """A version's text for a number, read when first used. Composing a long chain of releases
-    (``diff 2019-05-03 2024-11-08``, 31 steps) follows numbers through every release between but
-    reads the texts of the two ends only; the first use of a text reads its whole version once."""
-
-    __slots__ = ("_rules", "_text", "number")
-
-    def __init__(self, number: RuleNumber, rules: VersionRules) -> None:
-        self.number, self._rules, self._text = number, rules, None
-
-    def __getattr__(self, name: str):
-        if self._text is None:
-            self._text = self._rules._all[self.number][0]
-        return getattr(self._text, name)
-
-
-def _lazy(texts: StoreTexts, key: tuple[str, str, str]) -> Callable[[RuleNumber], LazyText]:
-    rules = texts[key]
-    return lambda number: LazyText(number, rules)
-
-
 class StoreSections(SectionCatalog):
     """The section catalog over the store, read whole on first use (a few hundred rows)."""
 
@@ -312,21 +216,12 @@ class StoreCatalog(Catalog):
             if rule_count:
                 holding.append((first_rule, (game, lang, label)))
         super().__init__(StoreDocuments(store), versions, StoreTexts(store, [key for _, key in sorted(holding)]))
-        self.alignments = StoreAlignments(store, self)
         self.sections = StoreSections(store)
         self.store = store
 
     def numbers_of(self, game: str) -> list[RuleNumber]:
         return sorted({RuleNumber.parse(n) for n in self.store.values(
             "SELECT DISTINCT number FROM rule_texts WHERE game=?", (game,))})
-
-    def known_word_sets(self, lang: str) -> Mapping[str, frozenset[str]]:
-        """The store's word sets of one language (Japanese: 886 texts, read once, checked)."""
-        memo = self.__dict__.setdefault("_word_sets", {})
-        if lang not in memo:
-            memo[lang] = {text: frozenset(json.loads(words)) for _, text, words in self.store.rows(
-                "SELECT * FROM word_sets WHERE lang=?", (lang,))}
-        return memo[lang]
 
     def labels_with_numbers(self, game: str, lang: str, low: str, high: str) -> dict[str, set[RuleNumber]]:
         """As ``Catalog``'s, from one stretch of the store's number index."""
@@ -387,18 +282,35 @@ class StoreGraph:
 
 
 class StoreKnowledge:
-    """What ``Knowledge`` offers the questions (catalog, graph, forced matches), read from the store."""
+    """What ``Knowledge`` offers the questions (catalog, graph, forced matches, the aligner's memory),
+    read from the store."""
 
-    def __init__(self, store: Store, load_forced: Callable[[], list[ForcedMatch]]) -> None:
+    def __init__(self, store: Store, corpus: Path) -> None:
         self.store = store
         self.catalog = StoreCatalog(store)
         self.graph = StoreGraph(store)
-        self._load_forced = load_forced
+        self.corpus = corpus
+
+    @cached_property
+    def alignments(self) -> AlignmentMemo:
+        """The aligner's memory over the store (only diff and explain align): made when asked."""
+        from rules_kb.store.alignments import StoreAlignments
+
+        return StoreAlignments(self.store, self.catalog)
 
     @cached_property
     def forced(self) -> list[ForcedMatch]:
         """Curated forced matches (only diff and explain align): read from the corpus when asked."""
-        return self._load_forced()
+        from rules_kb.ingest.curated import load_forced_matches
+
+        return load_forced_matches(self.corpus)
+
+    @cached_property
+    def correspondences(self) -> list[Correspondence]:
+        """Curated correspondences (explain, show): read from the corpus when asked."""
+        from rules_kb.ingest.curated import load_correspondences
+
+        return load_correspondences(self.corpus)
 
 
 __all__ = ["StoreDamaged", "StoreKnowledge"]

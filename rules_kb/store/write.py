@@ -8,7 +8,7 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-from rules_kb.compare.align import Alignment
+from rules_kb.compare.alignment import Alignment
 from rules_kb.compare.similarity import comparable_text, word_set
 from rules_kb.errors import OutputError
 from rules_kb.kb.catalog import Catalog

@@ -10,19 +10,19 @@
 (function () {
   "use strict";
 
-  var form = document.getElementById("rk-compare");
+  const form = document.getElementById("rk-compare");
   if (!form) return;
-  var status = document.getElementById("rk-compare-status");
-  var summary = document.getElementById("rk-compare-summary");
-  var results = document.getElementById("rk-compare-results");
-  var siteRoot = new URL(form.dataset.root, document.baseURI);
-  var pinned = JSON.parse(form.dataset.pinned);      // lang -> label -> template with {chapter}, {anchor}
-  var rulePage = form.dataset.rulePage;               // template with {anchor}
-  var diffPages = JSON.parse(form.dataset.diffs);     // lang -> "old..new" -> root path of the pre-built diff
-  var fields = {lang: form.elements.lang, old: form.elements.old, "new": form.elements["new"], rule: form.elements.rule};
-  var versions = [];
-  var files = new Map();
-  var run = 0;
+  const status = document.getElementById("rk-compare-status");
+  const summary = document.getElementById("rk-compare-summary");
+  const results = document.getElementById("rk-compare-results");
+  const siteRoot = new URL(form.dataset.root, document.baseURI);
+  const pinned = JSON.parse(form.dataset.pinned);      // lang -> label -> template with {chapter}, {anchor}
+  const rulePage = form.dataset.rulePage;               // template with {anchor}
+  const diffPages = JSON.parse(form.dataset.diffs);     // lang -> "old..new" -> root path of the pre-built diff
+  const fields = {lang: form.elements.lang, old: form.elements.old, "new": form.elements["new"], rule: form.elements.rule};
+  let versions = [];
+  const files = new Map();
+  let run = 0;
 
   function url(rootPath) { return new URL(rootPath.replace(/^\//, ""), siteRoot).href; }
 
@@ -42,7 +42,7 @@
     return fetchJson(rootPath).then(function (record) {
       if (!record.base_api) return record;
       return fetchJson(record.base_api).then(function (base) {
-        var rules = {}, gone = {};
+        const rules = {}, gone = {};
         record.removed.forEach(function (n) { gone[n] = true; });
         Object.keys(base.rules).forEach(function (n) { if (!gone[n]) rules[n] = base.rules[n]; });
         Object.keys(record.rules).forEach(function (n) { rules[n] = record.rules[n]; });
@@ -53,12 +53,12 @@
 
   // --- rule numbers: 100 < 100.1 < 100.1a < 100.2 < 100.10 (object keys do not keep this order)
   function numberKey(number) {
-    var m = /^(\d+)(?:\.(\d+))?([a-z]?)$/.exec(number) || [number, "0", "", ""];
+    const m = /^(\d+)(?:\.(\d+))?([a-z]?)$/.exec(number) || [number, "0", "", ""];
     return [parseInt(m[1], 10), m[2] === undefined || m[2] === "" ? -1 : parseInt(m[2], 10), m[3] || ""];
   }
   function byNumber(a, b) {
-    var x = numberKey(a), y = numberKey(b);
-    for (var i = 0; i < 3; i++) {
+    const x = numberKey(a), y = numberKey(b);
+    for (let i = 0; i < 3; i++) {
       if (x[i] < y[i]) return -1;
       if (x[i] > y[i]) return 1;
     }
@@ -70,18 +70,19 @@
   }
 
   // --- tokens and the diff
-  var SCRIPTS = [
+  const SCRIPTS = [
     ["s", /\s/], ["k", /[\u3400-\u9fff\uf900-\ufaff々〆ヵヶ]/],
     ["t", /[\u30a1-\u30ffー\uff66-\uff9f]/], ["w", /[A-Za-z0-9\u00c0-\u024f\uff10-\uff19\uff21-\uff3a\uff41-\uff5a'’]/],
   ];
   function scriptOf(ch) {
-    for (var i = 0; i < SCRIPTS.length; i++) if (SCRIPTS[i][1].test(ch)) return SCRIPTS[i][0];
+    for (let i = 0; i < SCRIPTS.length; i++) if (SCRIPTS[i][1].test(ch)) return SCRIPTS[i][0];
     return null;
   }
   function tokens(text) {
-    var out = [], current = "", kind = null;
-    for (var ch of text) {
-      var k = scriptOf(ch);
+    const out = [];
+    let current = "", kind = null;
+    for (const ch of text) {
+      const k = scriptOf(ch);
       if (k !== null && k === kind) { current += ch; continue; }
       if (current) out.push(current);
       current = ch;
@@ -91,28 +92,28 @@
     return out;
   }
 
-  var MAX_CELLS = 4000000;
+  const MAX_CELLS = 4000000;
   // Longest common subsequence of two token lists -> [["=", text] | ["-", text] | ["+", text]].
   function diff(oldText, newText) {
-    var a = tokens(oldText), b = tokens(newText);
-    var start = 0;
+    const a = tokens(oldText), b = tokens(newText);
+    let start = 0;
     while (start < a.length && start < b.length && a[start] === b[start]) start++;
-    var endA = a.length, endB = b.length;
+    let endA = a.length, endB = b.length;
     while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) { endA--; endB--; }
-    var ops = [];
+    const ops = [];
     if (start) ops.push(["=", a.slice(0, start).join("")]);
-    var n = endA - start, m = endB - start;
+    const n = endA - start, m = endB - start;
     if (n * m > MAX_CELLS) {
       ops.push(["-", a.slice(start, endA).join("")], ["+", b.slice(start, endB).join("")]);
     } else {
-      var width = m + 1, table = new Uint32Array((n + 1) * width);
-      for (var i = n - 1; i >= 0; i--) {
-        for (var j = m - 1; j >= 0; j--) {
+      const width = m + 1, table = new Uint32Array((n + 1) * width);
+      for (let i = n - 1; i >= 0; i--) {
+        for (let j = m - 1; j >= 0; j--) {
           table[i * width + j] = a[start + i] === b[start + j] ? table[(i + 1) * width + j + 1] + 1
             : Math.max(table[(i + 1) * width + j], table[i * width + j + 1]);
         }
       }
-      var i2 = 0, j2 = 0;
+      let i2 = 0, j2 = 0;
       while (i2 < n || j2 < m) {
         if (i2 < n && j2 < m && a[start + i2] === b[start + j2]) { ops.push(["=", a[start + i2]]); i2++; j2++; }
         else if (j2 < m && (i2 === n || table[i2 * width + j2 + 1] >= table[(i2 + 1) * width + j2])) {
@@ -126,9 +127,9 @@
   // Merge neighbours of one kind, fold one-character equalities between two changes into
   // them, and put each change's deletion before its insertion.
   function tidy(ops) {
-    var parts = [];  // {same: text} or {del: text, ins: text}
+    const parts = [];  // {same: text} or {del: text, ins: text}
     ops.forEach(function (op) {
-      var last = parts[parts.length - 1];
+      let last = parts[parts.length - 1];
       if (op[0] === "=") {
         if (last && last.same !== undefined) last.same += op[1];
         else parts.push({same: op[1]});
@@ -137,9 +138,9 @@
       if (!last || last.same !== undefined) parts.push(last = {del: "", ins: ""});
       last[op[0] === "-" ? "del" : "ins"] += op[1];
     });
-    var folded = [];
+    const folded = [];
     parts.forEach(function (part) {
-      var n = folded.length, gap = folded[n - 1], change = folded[n - 2];
+      const n = folded.length, gap = folded[n - 1], change = folded[n - 2];
       if (part.same === undefined && gap && gap.same !== undefined && Array.from(gap.same).length === 1
           && change && change.same === undefined) {
         folded.pop();
@@ -149,7 +150,7 @@
         folded.push(part);
       }
     });
-    var out = [];
+    const out = [];
     folded.forEach(function (part) {
       if (part.same !== undefined) { out.push(["=", part.same]); return; }
       if (part.del) out.push(["-", part.del]);
@@ -160,18 +161,18 @@
 
   // --- building the page (textContent only)
   function el(tag, text, attributes) {
-    var node = document.createElement(tag);
+    const node = document.createElement(tag);
     if (text) node.textContent = text;
     Object.keys(attributes || {}).forEach(function (name) { node.setAttribute(name, attributes[name]); });
     return node;
   }
   function fill(template, number) {
-    var chapter = String(Math.floor(numberKey(number)[0] / 100));
+    const chapter = String(Math.floor(numberKey(number)[0] / 100));
     return url(template.split("{chapter}").join(chapter).split("{anchor}").join(number));
   }
   function whole(rule) { return [rule.title, rule.text].filter(Boolean).join(" "); }
   function diffNode(oldText, newText, lang, cls) {
-    var box = el("div", "", {"class": cls, lang: lang});
+    const box = el("div", "", {"class": cls, lang: lang});
     diff(oldText, newText).forEach(function (op) {
       box.appendChild(op[0] === "=" ? document.createTextNode(op[1]) : el(op[0] === "-" ? "del" : "ins", op[1]));
     });
@@ -179,9 +180,9 @@
   }
 
   function row(kind, number, choice, oldRule, newRule) {
-    var box = el("div", "", {"class": "rk-row " + kind, id: number});
-    var head = el("div", "", {"class": "rk-row-head"});
-    var ends = [];
+    const box = el("div", "", {"class": "rk-row " + kind, id: number});
+    const head = el("div", "", {"class": "rk-row-head"});
+    const ends = [];
     if (oldRule) ends.push(el("a", number + " (" + choice.old + ")", {href: fill(pinned[choice.lang][choice.old], number)}));
     if (newRule) ends.push(el("a", number + " (" + choice["new"] + ")", {href: fill(pinned[choice.lang][choice["new"]], number)}));
     ends.forEach(function (a, i) {
@@ -195,9 +196,9 @@
     box.appendChild(head);
     if (oldRule && newRule) {
       box.appendChild(diffNode(whole(oldRule), whole(newRule), choice.lang, "rk-diff"));
-      var count = Math.max(oldRule.examples.length, newRule.examples.length);
-      for (var i = 0; i < count; i++) {
-        var before = oldRule.examples[i] || "", after = newRule.examples[i] || "";
+      const count = Math.max(oldRule.examples.length, newRule.examples.length);
+      for (let i = 0; i < count; i++) {
+        const before = oldRule.examples[i] || "", after = newRule.examples[i] || "";
         if (before !== after) box.appendChild(diffNode(before, after, choice.lang, "rk-example rk-diff"));
       }
     } else {
@@ -215,14 +216,14 @@
   }
 
   function compare(choice, oldData, newData) {
-    var oldInfo = info(choice.lang, choice.old), newInfo = info(choice.lang, choice["new"]);
-    var numbers = Object.keys(oldData.rules).concat(Object.keys(newData.rules).filter(function (n) {
+    const oldInfo = info(choice.lang, choice.old), newInfo = info(choice.lang, choice["new"]);
+    const numbers = Object.keys(oldData.rules).concat(Object.keys(newData.rules).filter(function (n) {
       return !(n in oldData.rules);
     })).filter(function (n) { return within(n, choice.rule); }).sort(byNumber);
-    var counts = {changed: 0, added: 0, removed: 0, unchanged: 0, unknown: 0};
-    var rows = document.createDocumentFragment();
+    const counts = {changed: 0, added: 0, removed: 0, unchanged: 0, unknown: 0};
+    const rows = document.createDocumentFragment();
     numbers.forEach(function (n) {
-      var o = oldData.rules[n], w = newData.rules[n];
+      const o = oldData.rules[n], w = newData.rules[n];
       if (o && w) {
         if (same(o, w)) { counts.unchanged++; return; }
         counts.changed++;
@@ -238,23 +239,23 @@
       }
     });
     summary.textContent = "";
-    var line = el("p", counts.changed + " changed, " + counts.added + " added, " + counts.removed + " removed, "
+    const line = el("p", counts.changed + " changed, " + counts.added + " added, " + counts.removed + " removed, "
       + counts.unchanged + " unchanged" + (choice.rule ? " (rules " + choice.rule + ")" : ""), {"class": "rk-meta", id: "rk-compare-counts"});
     summary.appendChild(line);
     if (counts.unknown) {
       summary.appendChild(el("p", counts.unknown + " rules printed in only one of the two are not listed: "
         + "a partial version (an excerpt, a change notice) says nothing about the rules it does not print.", {"class": "rk-partial"}));
     }
-    var prebuilt = (diffPages[choice.lang] || {})[choice.old + ".." + choice["new"]];
+    const prebuilt = (diffPages[choice.lang] || {})[choice.old + ".." + choice["new"]];
     if (prebuilt) {
-      var p = el("p", "This pair also has a diff page, with renumbered rules aligned and editorial changes marked: ");
+      const p = el("p", "This pair also has a diff page, with renumbered rules aligned and editorial changes marked: ");
       p.appendChild(el("a", choice.old + " → " + choice["new"], {href: url(prebuilt)}));
       summary.appendChild(p);
     }
     results.textContent = "";
     results.appendChild(rows);
     if (location.hash) {
-      var target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+      const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
       if (target) target.scrollIntoView();
     }
   }
@@ -266,34 +267,34 @@
   function options(select, list, value) {
     select.textContent = "";
     list.forEach(function (v) {
-      var text = v.label + (v.date && v.date !== v.label ? " (" + v.date + ")" : "") + (v.complete ? "" : " — partial");
+      const text = v.label + (v.date && v.date !== v.label ? " (" + v.date + ")" : "") + (v.complete ? "" : " — partial");
       select.appendChild(el("option", text, {value: v.label}));
     });
     if (value !== undefined) select.value = value;
   }
 
   function defaults(lang) {
-    var list = labels(lang), complete = list.filter(function (v) { return v.complete; });
-    var newest = list[list.length - 1];
-    var older = complete.filter(function (v) { return v !== newest; });
-    var old = older.length ? older[older.length - 1] : list[Math.max(0, list.length - 2)];
+    const list = labels(lang), complete = list.filter(function (v) { return v.complete; });
+    const newest = list[list.length - 1];
+    const older = complete.filter(function (v) { return v !== newest; });
+    const old = older.length ? older[older.length - 1] : list[Math.max(0, list.length - 2)];
     return {old: old ? old.label : "", "new": newest ? newest.label : ""};
   }
 
   function choose(params) {
-    var langs = [];
+    const langs = [];
     versions.forEach(function (v) { if (v.api && langs.indexOf(v.lang) < 0) langs.push(v.lang); });
     fields.lang.textContent = "";
-    var names = JSON.parse(form.dataset.languages);
+    const names = JSON.parse(form.dataset.languages);
     langs.forEach(function (lang) { fields.lang.appendChild(el("option", names[lang] || lang, {value: lang})); });
-    var lang = langs.indexOf(params.get("lang")) >= 0 ? params.get("lang") : langs[0];
+    const lang = langs.indexOf(params.get("lang")) >= 0 ? params.get("lang") : langs[0];
     fields.lang.value = lang;
     setVersions(lang, params.get("old"), params.get("new"));
     fields.rule.value = params.get("rule") || "";
   }
 
   function setVersions(lang, old, newer) {
-    var list = labels(lang), known = list.map(function (v) { return v.label; }), fallback = defaults(lang);
+    const list = labels(lang), known = list.map(function (v) { return v.label; }), fallback = defaults(lang);
     options(fields.old, list, known.indexOf(old) >= 0 ? old : fallback.old);
     options(fields["new"], list, known.indexOf(newer) >= 0 ? newer : fallback["new"]);
   }
@@ -304,15 +305,15 @@
   }
 
   function show(push) {
-    var choice = current();
-    var query = "?lang=" + encodeURIComponent(choice.lang) + "&old=" + encodeURIComponent(choice.old)
+    const choice = current();
+    const query = "?lang=" + encodeURIComponent(choice.lang) + "&old=" + encodeURIComponent(choice.old)
       + "&new=" + encodeURIComponent(choice["new"]) + (choice.rule ? "&rule=" + encodeURIComponent(choice.rule) : "");
     if (push) history.replaceState(null, "", query);
-    var copy = document.getElementById("rk-compare-copy");
+    const copy = document.getElementById("rk-compare-copy");
     if (copy) copy.setAttribute("data-copy", query);
-    var mine = ++run;
+    const mine = ++run;
     form.dataset.done = "";
-    var oldInfo = info(choice.lang, choice.old), newInfo = info(choice.lang, choice["new"]);
+    const oldInfo = info(choice.lang, choice.old), newInfo = info(choice.lang, choice["new"]);
     if (!oldInfo || !newInfo) { status.textContent = "choose two versions"; return; }
     status.textContent = "loading " + choice.old + " and " + choice["new"] + " …";
     Promise.all([fetchVersion(oldInfo.api), fetchVersion(newInfo.api)]).then(function (data) {
@@ -331,7 +332,7 @@
   fields["new"].addEventListener("change", function () { show(true); });
   fields.rule.addEventListener("change", function () { show(true); });
   document.getElementById("rk-compare-swap").addEventListener("click", function () {
-    var old = fields.old.value;
+    const old = fields.old.value;
     fields.old.value = fields["new"].value;
     fields["new"].value = old;
     show(true);
@@ -339,7 +340,7 @@
 
   fetchJson(form.dataset.versions).then(function (index) {
     versions = index.versions;
-    var params = new URLSearchParams(location.search);
+    const params = new URLSearchParams(location.search);
     choose(params);
     show(false);
   }).catch(function (error) { status.textContent = "could not load the list of versions: " + error.message; });

@@ -25,7 +25,7 @@
 
   function makeLinker(grammar, data) {
     const R = window.RULES_KB_REFS(grammar);
-    const { T, regex, matchAt, search, end, fold, number, compare, show, parseNumber, findReferences } = R;
+    const { T, regex, matchAt, search, end, fold, show, findReferences } = R;
 
     // ---------------------------------------------------------------- refs.find_note_references
     function findNoteReferences(text, game) {

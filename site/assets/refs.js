@@ -36,15 +36,16 @@ window.RULES_KB_REFS = function (grammar) {
     return { section: section, rule: rule === undefined ? null : rule, letter: letter === undefined ? null : letter };
   }
   const depth = (n) => (n.rule === null ? 0 : n.letter === null ? 1 : 2);
+  // The order and the printed width are numbers.py's (NUMBER_PARTS, ABSENT, SECTION_DIGITS), sent as data.
+  const N = T.numbers;
+  const key = (n) => N.parts.map((part) => (n[part] === null ? N.absent[part] : n[part]));
   function compare(a, b) {
-    const ka = [a.section, a.rule === null ? -1 : a.rule], kb = [b.section, b.rule === null ? -1 : b.rule];
-    if (ka[0] !== kb[0]) return ka[0] - kb[0];
-    if (ka[1] !== kb[1]) return ka[1] - kb[1];
-    const la = a.letter || "", lb = b.letter || "";
-    return la < lb ? -1 : la > lb ? 1 : 0;
+    const ka = key(a), kb = key(b);
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i] < kb[i] ? -1 : 1;
+    return 0;
   }
   function show(n) {
-    let text = String(n.section).padStart(3, "0");
+    let text = String(n.section).padStart(N.section_digits, "0");
     if (n.rule !== null) text += "." + n.rule;
     if (n.letter !== null) text += n.letter;
     return text;

@@ -394,6 +394,7 @@
     let japanese = null;
     for (const term of terms) {
       let words;
+      // eslint-disable-next-line no-control-regex -- ASCII, NUL included: the English index
       if (/^[\x00-\x7f]*$/.test(term)) {
         words = await index.words();
       } else {

@@ -4,7 +4,7 @@
 
   // Offline: the service worker at the site's root (sw.js) keeps today's rulebooks, the search
   // index and the pages opened. Only over http(s): a site opened from a folder has no worker.
-  var here = document.currentScript ? document.currentScript.src : null;
+  const here = document.currentScript ? document.currentScript.src : null;
   if (here && "serviceWorker" in navigator && /^https?:$/.test(window.location.protocol)) {
     navigator.serviceWorker.register(new URL("../sw.js", here).href).catch(function () { /* private mode, old browser */ });
   }
@@ -13,7 +13,7 @@
     if (navigator.clipboard && window.isSecureContext) {
       return navigator.clipboard.writeText(text);
     }
-    var area = document.createElement("textarea");  // http://127.0.0.1 is secure; a LAN address is not
+    const area = document.createElement("textarea");  // http://127.0.0.1 is secure; a LAN address is not
     area.value = text;
     document.body.appendChild(area);
     area.select();
@@ -22,9 +22,9 @@
   }
 
   document.addEventListener("click", function (event) {
-    var button = event.target.closest("button.rk-copy");
+    const button = event.target.closest("button.rk-copy");
     if (!button) return;
-    var url = new URL(button.getAttribute("data-copy"), window.location.href).href;
+    const url = new URL(button.getAttribute("data-copy"), window.location.href).href;
     copyText(url).then(function () {
       button.classList.add("rk-copied");
       button.setAttribute("data-copied", url);
@@ -34,7 +34,7 @@
 
   // A chapter page holds thousands of rules: their copy buttons are made here, not shipped in the HTML.
   function button(label, target, title) {
-    var node = document.createElement("button");
+    const node = document.createElement("button");
     node.type = "button";
     node.className = "rk-copy";
     node.textContent = label;
@@ -45,8 +45,8 @@
   function addCopyButtons() {
     document.querySelectorAll(".rk-chapter .rk-rule[id] > .rk-head").forEach(function (head) {
       if (head.querySelector(".rk-copies")) return;
-      var number = head.querySelector("a.rk-num");
-      var copies = document.createElement("span");
+      const number = head.querySelector("a.rk-num");
+      const copies = document.createElement("span");
       copies.className = "rk-copies";
       copies.appendChild(button("copy pinned link", "#" + head.parentNode.id, "copy this version's permalink"));
       if (number) copies.appendChild(button("copy rule link", number.getAttribute("href"), "copy the version-independent permalink"));
@@ -57,9 +57,9 @@
   addCopyButtons();
   document.addEventListener("rk-chapter-drawn", addCopyButtons);  // an older release's page, drawn by reader.js
 
-  var hide = document.getElementById("rk-hide-editorial");
+  const hide = document.getElementById("rk-hide-editorial");
   if (hide) {
-    var apply = function () { document.body.classList.toggle("rk-hide-editorial", hide.checked); };
+    const apply = function () { document.body.classList.toggle("rk-hide-editorial", hide.checked); };
     hide.addEventListener("change", apply);
     apply();
   }

@@ -10,15 +10,15 @@
 (function () {
   "use strict";
 
-  var here = document.currentScript ? document.currentScript.src : null;
+  const here = document.currentScript ? document.currentScript.src : null;
   if (!here) return;
-  var root = new URL("../", here).href;
-  var place = window.location.href.slice(root.length);
-  var home = place === "" || /^(index\.html)?([?#].*)?$/.test(place);
+  const root = new URL("../", here).href;
+  const place = window.location.href.slice(root.length);
+  const home = place === "" || /^(index\.html)?([?#].*)?$/.test(place);
   if (!home && place.indexOf("dm/") !== 0) return;
 
-  var KEY = "rk-interface";
-  var WORDS = {
+  const KEY = "rk-interface";
+  const WORDS = {
     "Search": "検索", "Home": "ホーム", "Duel Masters": "デュエル・マスターズ", "Magic": "マジック",
     "How to cite": "引用のしかた", "Link a note": "メモのリンク", "JSON API": "JSON API",
     "copy rule link": "ルールのリンクをコピー", "copy pinned link": "この版のリンクをコピー",
@@ -40,8 +40,8 @@
     "Every version the corpus knows of, oldest first. Partial versions (excerpts, change notices) say nothing about the rules they do not print.":
       "コーパスにあるすべての版(古い順)。部分的な版(抜粋、変更告知)は、載せていないルールについて何も述べていません。",
   };
-  var KIND = function (kind) { return WORDS[kind] || kind; };
-  var PATTERNS = [
+  const KIND = function (kind) { return WORDS[kind] || kind; };
+  const PATTERNS = [
     [/^\((\d+) notes?\)$/, function (m) { return "（注記 " + m[1] + " 件）"; }],
     [/^older versions \((\d+)\)$/, function (m) { return "以前の版（" + m[1] + "）"; }],
     [/^changes from (.+) \((\w+)\)$/, function (m) { return m[1] + " からの変更（" + KIND(m[2]) + "）"; }],
@@ -57,16 +57,16 @@
     [/^read it from the start \(a page per chapter, printable\)$/, function () { return "最初から読む（章ごと、印刷可）"; }],
     [/^this version's permalink: (.+)$/, function (m) { return "この版の固定リンク: " + m[1]; }],
   ];
-  var DATE = /(\d{4})-(\d{2})-(\d{2})/g;
-  var SOURCE = ".rk-text, .rk-example, .rk-title, .rk-diff, .rk-snippet, code, pre, script, style, .rk-ui-switch";
-  var original = new WeakMap();  // text node → its English
+  const DATE = /(\d{4})-(\d{2})-(\d{2})/g;
+  const SOURCE = ".rk-text, .rk-example, .rk-title, .rk-diff, .rk-snippet, code, pre, script, style, .rk-ui-switch";
+  const original = new WeakMap();  // text node → its English
 
   function japanese(text, dated) {
-    var trimmed = text.trim();
+    const trimmed = text.trim();
     if (!trimmed) return text;
-    var out = WORDS[trimmed];
-    for (var i = 0; out === undefined && i < PATTERNS.length; i++) {
-      var m = PATTERNS[i][0].exec(trimmed);
+    let out = WORDS[trimmed];
+    for (let i = 0; out === undefined && i < PATTERNS.length; i++) {
+      const m = PATTERNS[i][0].exec(trimmed);
       if (m) out = PATTERNS[i][1](m);
     }
     if (out === undefined && dated) {
@@ -77,12 +77,12 @@
 
   function apply(language) {
     document.documentElement.lang = language === "ja" ? "ja" : "en";
-    var walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (var node = walker.nextNode(); node; node = walker.nextNode()) {
-      var parent = node.parentElement;
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
       if (!parent || parent.closest(SOURCE)) continue;
       if (!original.has(node)) original.set(node, node.nodeValue);
-      var english = original.get(node);
+      const english = original.get(node);
       node.nodeValue = language === "ja" ? japanese(english, !!parent.closest(".rk-date")) : english;
     }
     document.querySelectorAll(".rk-ui-ja").forEach(function (e) { e.hidden = language !== "ja"; });
@@ -95,22 +95,22 @@
   }
 
   function preferred() {
-    var chosen = null;
-    try { chosen = window.localStorage.getItem(KEY); } catch (error) { /* storage off */ }
+    let chosen = null;
+    try { chosen = window.localStorage.getItem(KEY); } catch { /* storage off */ }
     if (chosen === "ja" || chosen === "en") return chosen;
-    var languages = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];
+    const languages = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];
     return /^ja\b/i.test(languages[0]) ? "ja" : "en";
   }
 
-  var toggle = document.createElement("button");
+  const toggle = document.createElement("button");
   toggle.type = "button";
   toggle.className = "rk-ui-switch";
-  var header = document.querySelector(".md-header__inner");
+  const header = document.querySelector(".md-header__inner");
   if (header) header.appendChild(toggle);
-  var current = preferred();
+  let current = preferred();
   toggle.addEventListener("click", function () {
     current = current === "ja" ? "en" : "ja";
-    try { window.localStorage.setItem(KEY, current); } catch (error) { /* storage off: this page only */ }
+    try { window.localStorage.setItem(KEY, current); } catch { /* storage off: this page only */ }
     apply(current);
   });
   apply(current);

@@ -6,10 +6,10 @@ Layout of the text: a title block (``デュエル・マスターズ総合ゲー�
 (``507.1.``), subrules (``507.1a``) and examples (``例：``), hard-wrapped at the PDF's
 line width. The work is split by concern:
 
-* ``dm_rulebook_front``: title block, stated version, where the contents end;
-* ``dm_rulebook_numbers``: which line-initial numbers start rules (the sequence decides);
-* ``dm_rulebook_body``: chapters, rules, examples and the anomalies of their numbers;
-* ``dm_rulebook_text``: rejoining wrapped lines.
+* ``dm_rulebook/front.py``: title block, stated version, where the contents end;
+* ``dm_rulebook/numbers.py``: which line-initial numbers start rules (the sequence decides);
+* ``dm_rulebook/body.py``: chapters, rules, examples and the anomalies of their numbers;
+* ``dm_rulebook/text.py``: rejoining wrapped lines.
 
 A text with no rules but a contents list (the first page of an old PDF on a mirror
 site) is read as contents, title lines and page chrome.

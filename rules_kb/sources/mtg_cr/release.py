@@ -5,7 +5,8 @@ contents (chapter and section headings, then Glossary and Credits), the numbered
 the glossary, the credits and the publisher's small print. The regions are found from the
 document's own landmarks (the contents' first entry repeated, the second "Glossary" and
 "Credits" lines), then each region is read by its own function; the numbered rules live in
-``mtg_cr_body`` and the glossary in ``mtg_cr_glossary``.
+``mtg_cr/body.py`` (their numbers' sequence in ``mtg_cr/numbers.py``) and the glossary in
+``mtg_cr/glossary.py``.
 """
 
 from __future__ import annotations
