@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rules_kb.assemble.caches import cache_key, source_hash, write_cache_file
+from rules_kb.assemble.parallel import map_in_order
 from rules_kb.errors import RulesKbError
 from rules_kb.ingest.corpus import load_manifest, read_document_bytes
 from rules_kb.ingest.curated import ForcedMatch
@@ -43,7 +44,6 @@ if TYPE_CHECKING:
 
 PARSING = ("errors.py", "games.py", "numbers.py", "model.py", "refs.py", "tokens.py", "sources", "ingest")
 ALIGNING = (*PARSING, "kb", "compare")
-WORKERS = max(1, min(2, os.cpu_count() or 1))
 
 
 @dataclass
@@ -225,14 +225,10 @@ def remember_addition(cache_dir: Path, catalog: Catalog, document: ParsedDocumen
 # Shared helpers
 
 
-def _run(function, jobs: list[tuple]) -> list:
-    """``function(*job)`` for every job, in order; in worker processes when there are several."""
-    if len(jobs) < 2 or WORKERS < 2:
-        return [function(*job) for job in jobs]
-    from concurrent.futures import ProcessPoolExecutor  # not on the lookup path (it imports pickle)
-
-    with ProcessPoolExecutor(max_workers=WORKERS) as pool:
-        return list(pool.map(function, *zip(*jobs, strict=True)))
+def _run(function, jobs: list[tuple]) -> Iterator:
+    """``function(*job)`` for every job, in order, as each is done; in worker processes when there
+    are several (``parallel.map_in_order``)."""
+    return map_in_order(function, jobs, None if len(jobs) > 1 else 1)
 
 
 def _read_json(path: Path, convert):
