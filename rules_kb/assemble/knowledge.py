@@ -43,7 +43,8 @@ if TYPE_CHECKING:
     from rules_kb.kb.graph import Unresolved
 
 PARSING = ("errors.py", "games.py", "numbers.py", "model.py", "refs.py", "tokens.py", "sources", "ingest")
-ALIGNING = (*PARSING, "kb", "compare")
+# The aligner reads the catalog, not the graph: drawing the graph differently aligns nothing anew.
+ALIGNING = (*PARSING, "kb/catalog.py", "kb/ids.py", "compare")
 
 
 @dataclass

@@ -20,6 +20,7 @@ by ``compare.lineage`` (it needs the alignment) before the graph is built, and d
 
 from __future__ import annotations
 
+import sys
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -67,6 +68,31 @@ class Lineage:
     moves: list[Move] = field(default_factory=list)
 
 
+# Edges whose attributes are only their kind (three per rule text, one per hierarchy step or
+# succession: most of a million edges at full history) share one attribute dict per kind.
+PLAIN_KINDS = ("contains", "text_of", "in_version", "from_document", "next_version")
+
+
+def _text_node(rule: RuleText) -> str:
+    """A text's node id, one string object however often it is asked (a million edges name them)."""
+    return sys.intern(text_id(rule))
+
+
+def _link(graph: nx.MultiDiGraph, source: str, target: str, kind: str) -> None:
+    """An edge of a ``PLAIN_KINDS`` kind, its attribute dict shared with every edge of that kind.
+
+    Memory, not meaning: ``add_edge`` gives each edge a fresh dict, ~130 MB of identical
+    ``{"kind": ...}`` at full history. Nothing edits a built graph (``docs/architecture.md``), and
+    networkx reads the dict from the one key dict ``succ[source][target]`` and ``pred[target][source]``
+    share, so every reader sees the same attributes as before.
+    """
+    key = graph.add_edge(source, target)
+    graph._succ[source][target][key] = _PLAIN[kind]
+
+
+_PLAIN = {kind: {"kind": kind} for kind in PLAIN_KINDS}
+
+
 def build_graph(catalog: Catalog, analogues: list[Analogue] = (), terms: list[CuratedTerm] = (),
                 lineage: Lineage | None = None) -> tuple[nx.MultiDiGraph, list[Unresolved]]:
     """Build every node and edge kind; return the graph and the citations that resolve nowhere.
@@ -82,7 +108,7 @@ def build_graph(catalog: Catalog, analogues: list[Analogue] = (), terms: list[Cu
     for rule in texts:
         _add_text(graph, rule)
     for older, newer in lineage.successions:
-        graph.add_edge(text_id(older), text_id(newer), kind="next_version")
+        _link(graph, _text_node(older), _text_node(newer), "next_version")
     _add_translations(graph, catalog)
     unresolved = _add_citations(graph, catalog, texts)
     unresolved += _add_glossary(graph, catalog)
@@ -90,7 +116,7 @@ def build_graph(catalog: Catalog, analogues: list[Analogue] = (), terms: list[Cu
     _add_analogues(graph, catalog, analogues)
     _add_curated_terms(graph, terms)
     for move in lineage.moves:
-        graph.add_edge(text_id(move.old), text_id(move.new), kind="renumbered", from_version=move.old.version,
+        graph.add_edge(_text_node(move.old), _text_node(move.new), kind="renumbered", from_version=move.old.version,
                        to_version=move.new.version, old=str(move.old.number), new=str(move.new.number),
                        similarity=round(move.similarity, 3), forced=move.forced)
     return graph, unresolved
@@ -98,37 +124,37 @@ def build_graph(catalog: Catalog, analogues: list[Analogue] = (), terms: list[Cu
 
 def ensure_rule(graph: nx.MultiDiGraph, game: str, number: RuleNumber) -> str:
     """Add the rule node and its ancestors with ``contains`` edges; return its id."""
-    node = rule_id(game, number)
+    node = sys.intern(rule_id(game, number))
     if node in graph:
         return node
-    graph.add_node(node, kind="rule", game=game, number=str(number))
+    graph.add_node(node, kind="rule", game=game, number=sys.intern(str(number)))
     parent = number.parent
     if parent is not None:
-        graph.add_edge(ensure_rule(graph, game, parent), node, kind="contains")
+        _link(graph, ensure_rule(graph, game, parent), node, "contains")
     return node
 
 
 def _add_documents_and_versions(graph: nx.MultiDiGraph, catalog: Catalog) -> None:
     for doc in sorted(catalog.documents):
         meta = catalog.documents[doc].meta
-        graph.add_node(doc_id(doc), kind="document", document=doc, file=meta.file, game=meta.game,
+        graph.add_node(sys.intern(doc_id(doc)), kind="document", document=doc, file=meta.file, game=meta.game,
                        doc_kind=meta.kind, format=meta.format, source=meta.source)
     for key in sorted(catalog.versions):
         info = catalog.versions[key]
-        graph.add_node(version_id(*key), kind="version", game=info.game, lang=info.lang, label=info.label,
+        graph.add_node(sys.intern(version_id(*key)), kind="version", game=info.game, lang=info.lang, label=info.label,
                        date=info.date, complete=info.complete, documents=list(info.documents))
 
 
 def _add_text(graph: nx.MultiDiGraph, rule: RuleText) -> None:
-    node = text_id(rule)
+    node = _text_node(rule)
     graph.add_node(node, kind="text", game=rule.game, lang=rule.lang, version=rule.version, date=rule.date,
-                   number=str(rule.number), title=rule.title, text=rule.text,
+                   number=sys.intern(str(rule.number)), title=rule.title, text=rule.text,
                    examples=[e.text for e in rule.examples], document=rule.document,
                    span=span_extent(rule.spans), truncated=rule.truncated,
                    written_as=rule.written_as)
-    graph.add_edge(node, ensure_rule(graph, rule.game, rule.number), kind="text_of")
-    graph.add_edge(node, version_id(rule.game, rule.lang, rule.version), kind="in_version")
-    graph.add_edge(node, doc_id(rule.document), kind="from_document")
+    _link(graph, node, ensure_rule(graph, rule.game, rule.number), "text_of")
+    _link(graph, node, sys.intern(version_id(rule.game, rule.lang, rule.version)), "in_version")
+    _link(graph, node, sys.intern(doc_id(rule.document)), "from_document")
 
 
 def _structure(catalog: Catalog, game: str, lang: str, label: str, number: RuleNumber) -> tuple:
@@ -152,7 +178,7 @@ def _add_translations(graph: nx.MultiDiGraph, catalog: Catalog) -> None:
             drift = [] if en_shape == ja_shape else _describe_drift(en_shape, ja_shape)
             for en_rule in english[number]:
                 for ja_rule in japanese[number]:
-                    graph.add_edge(text_id(en_rule), text_id(ja_rule), kind="translation",
+                    graph.add_edge(_text_node(en_rule), _text_node(ja_rule), kind="translation",
                                    drifted=bool(drift), drift=drift)
 
 
@@ -188,7 +214,7 @@ def _add_citations(graph: nx.MultiDiGraph, catalog: Catalog, texts: list[RuleTex
     holders = _holders(catalog)
     unresolved = []
     for rule in texts:
-        source = text_id(rule)
+        source = _text_node(rule)
         for where, body in [("text", rule.text)] + [("example", e.text) for e in rule.examples]:
             for ref in find_references(body, game=rule.game):
                 for number in ref.numbers:
