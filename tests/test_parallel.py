@@ -40,3 +40,42 @@ def test_ingest_writes_the_same_model_from_one_process_and_two(cli, tmp_path, mo
     assert outputs["1"] == outputs["2"]
     summary = outputs["1"][0]
     assert "mtg-cr-2024-11-08: " in summary and "dm-rulebook-ja-1.48: " in summary
+
+
+def _tables(path) -> dict[str, list[tuple]]:
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    try:
+        names = [name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
+        return {name: db.execute(f"SELECT * FROM {name}").fetchall() for name in names}
+    finally:
+        db.close()
+
+
+def test_store_and_graph_are_the_same_from_one_process_and_two(tmp_path, monkeypatch):
+    """Three Magic releases (two adjacent pairs aligned) and a Duel Masters page, parsed and aligned
+    in one process and in two: every table of the store holds the same rows in the same order."""
+    from conftest import CORPUS
+
+    from rules_kb.assemble.knowledge import build_knowledge
+    from rules_kb.assemble.stored import build_store
+    from rules_kb.ingest.corpus import MANIFEST, load_manifest, manifest_entry
+    from rules_kb.render.export import graph_to_json
+
+    chosen = ("seed-000", "mtg-cr-2001-07-23", "mtg-cr-2001-09-24", "mtg-cr-2002-02-20")
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for entry in CORPUS.iterdir():
+        if entry.name != MANIFEST:
+            (corpus / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
+    metas = [meta for meta in load_manifest(CORPUS) if meta.id in chosen]
+    (corpus / MANIFEST).write_text("\n".join(manifest_entry(meta) for meta in metas), encoding="utf-8")
+    tables, graphs = {}, {}
+    for workers in ("1", "2"):
+        monkeypatch.setenv("RULES_KB_WORKERS", workers)
+        tables[workers] = _tables(build_store(corpus, tmp_path / f"cache-{workers}"))
+        graphs[workers] = graph_to_json(build_knowledge(corpus).graph)
+    assert len(tables["1"]["alignments"]) == 2 and len(tables["1"]["rule_texts"]) > 1500
+    assert tables["1"] == tables["2"]
+    assert graphs["1"] == graphs["2"]
