@@ -79,3 +79,25 @@ def test_store_and_graph_are_the_same_from_one_process_and_two(tmp_path, monkeyp
     assert len(tables["1"]["alignments"]) == 2 and len(tables["1"]["rule_texts"]) > 1500
     assert tables["1"] == tables["2"]
     assert graphs["1"] == graphs["2"]
+
+
+def test_build_writes_the_graph_and_store_the_separate_commands_write(cli, tmp_path):
+    """``make build`` builds the knowledge base once: ``build --graph --store`` writes the bytes
+    ``graph export`` writes and the rows ``store --rebuild`` writes."""
+    from conftest import FIXTURES
+
+    from rules_kb.assemble.stored import store_path
+    from rules_kb.cli import common
+
+    hostile = str(FIXTURES / "hostile")
+    code, out, err = cli("--corpus", hostile, "build", "--out", str(tmp_path / "site"), "--graph",
+                         str(tmp_path / "together.json"), "--store")
+    assert code == 0, err
+    assert "wrote " + str(tmp_path / "together.json") in out and (tmp_path / "site" / "index.html").is_file()
+    stored = _tables(store_path(FIXTURES / "hostile", common.DEFAULT_CACHE))
+    assert cli("--corpus", hostile, "graph", "export", str(tmp_path / "alone.json"))[0] == 0
+    assert cli("--corpus", hostile, "store", "--rebuild")[0] == 0
+    assert (tmp_path / "together.json").read_bytes() == (tmp_path / "alone.json").read_bytes()
+    assert stored == _tables(store_path(FIXTURES / "hostile", common.DEFAULT_CACHE))
+    code, out, _ = cli("--corpus", hostile, "build", "--out", str(tmp_path / "site"), "--store")
+    assert code == 0 and "wrote " not in out.split("built ")[0]  # a current store is left alone
