@@ -25,13 +25,12 @@ node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-# Ingest the corpus, write the model (build/model.jsonl), the graph (build/graph.json) and the
-# store, then build the static site into build/site (it prints how to open it).
+# Ingest the corpus, write the model (build/model.jsonl), then build the knowledge base once and
+# write from it the graph (build/graph.json), the store and the static site into build/site (it
+# prints how to open it). The same files as graph export, store and build run one after another.
 build: setup
 	$(BIN)/rules-kb --corpus $(CORPUS) ingest --json $(BUILD)/model.jsonl
-	$(BIN)/rules-kb --corpus $(CORPUS) graph export --format json $(BUILD)/graph.json
-	$(BIN)/rules-kb --corpus $(CORPUS) store
-	$(BIN)/rules-kb --corpus $(CORPUS) build --out $(BUILD)/site
+	$(BIN)/rules-kb --corpus $(CORPUS) build --out $(BUILD)/site --graph $(BUILD)/graph.json --store
 
 # Check the built site against a static host's limits (github, cloudflare or gitlab) and the
 # project's budget; fails naming what is over. The publishing workflow runs it before uploading.

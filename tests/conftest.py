@@ -51,14 +51,16 @@ def subset_corpus(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def knowledge(subset_corpus) -> Knowledge:
-    return build_knowledge(subset_corpus)
-
-
-@pytest.fixture(scope="session")
 def cache_dir(tmp_path_factory) -> Path:
     """One knowledge cache for every CLI test of the session (the CLI reads DEFAULT_CACHE)."""
     return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture(scope="session")
+def knowledge(subset_corpus, cache_dir) -> Knowledge:
+    """The subset's knowledge base, its parses and alignments left in the session's cache: the store
+    the CLI tests open is then built without parsing or aligning the subset a second time."""
+    return build_knowledge(subset_corpus, cache_dir)
 
 
 @pytest.fixture

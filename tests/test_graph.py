@@ -10,7 +10,7 @@ from rules_kb.compare.lineage import trace_lineage
 from rules_kb.kb.graph import build_graph
 from rules_kb.kb.ids import rule_id, text_id
 from rules_kb.numbers import RuleNumber
-from rules_kb.render.export import graph_from_json, graph_to_json
+from rules_kb.render.export import graph_from_json, graph_json_chunks, graph_to_json
 
 
 def edges_of(graph, kind):
@@ -158,6 +158,21 @@ def test_json_export_loads_back_unchanged(knowledge):
 
 def test_export_is_deterministic(knowledge):
     assert graph_to_json(knowledge.graph) == graph_to_json(knowledge.graph)
+
+
+def test_streamed_export_is_byte_identical_to_networkx_node_link_json(knowledge):
+    """The export is written as the graph is walked; its bytes are those networkx's own node-link
+    data dumped whole would give (small batches, so several chunks are joined)."""
+    import json
+
+    import networkx as nx
+
+    graph = knowledge.graph
+    whole = json.dumps(nx.node_link_data(graph, edges="edges"), ensure_ascii=False, sort_keys=True, indent=None,
+                       separators=(",", ":"))
+    chunks = list(graph_json_chunks(graph, batch=997))
+    assert len(chunks) > 10
+    assert "".join(chunks) == whole
 
 
 def test_a_number_taken_over_in_one_step_starts_a_new_era(knowledge):

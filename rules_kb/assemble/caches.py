@@ -71,11 +71,12 @@ def write_cache_file(path: Path, text: str) -> bool:
 
 
 def source_hash(parts: tuple[str, ...] | None = None) -> str:
-    """sha256 of the package's source files (all, or those under ``parts``)."""
+    """sha256 of the package's source files (all, or those ``parts`` names: a top-level module or
+    package, ``sources``, or one file below it, ``kb/catalog.py``)."""
     digest = hashlib.sha256()
     for source in sorted(PACKAGE.rglob("*.py")):
         relative = source.relative_to(PACKAGE)
-        if parts is not None and relative.parts[0] not in parts:
+        if parts is not None and relative.parts[0] not in parts and relative.as_posix() not in parts:
             continue
         digest.update(str(relative).encode())
         digest.update(source.read_bytes())

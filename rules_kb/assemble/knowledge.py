@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rules_kb.assemble.caches import cache_key, source_hash, write_cache_file
+from rules_kb.assemble.parallel import map_in_order
 from rules_kb.compare.memory import AlignmentMemo
 from rules_kb.errors import RulesKbError
 from rules_kb.ingest.corpus import load_manifest, read_document_bytes
@@ -43,8 +44,8 @@ if TYPE_CHECKING:
     from rules_kb.kb.graph import Unresolved
 
 PARSING = ("errors.py", "games.py", "numbers.py", "model.py", "refs.py", "tokens.py", "sources", "ingest")
-ALIGNING = (*PARSING, "kb", "compare")
-WORKERS = max(1, min(2, os.cpu_count() or 1))
+# The aligner reads the catalog, not the graph: drawing the graph differently aligns nothing anew.
+ALIGNING = (*PARSING, "kb/catalog.py", "kb/ids.py", "compare")
 
 
 @dataclass
@@ -114,7 +115,11 @@ def _parse_one(data: bytes, meta: DocumentMeta) -> dict:
 
 
 def parse_documents(corpus: Path, cache_dir: Path | None, report: KnowledgeReport) -> list[ParsedDocument]:
-    """Every manifest document parsed, in manifest order; cached ones read back, the rest in parallel."""
+    """Every manifest document parsed, in manifest order; cached ones read back, the rest in parallel.
+
+    Each document's decoded text is dropped once parsed (``text`` is empty): nothing after the
+    parsers reads it (accounting checks the spans against it at ingest), and at full history it is
+    144 million characters, 254 MB held for nothing. Its records keep their own texts."""
     parser = source_hash(PARSING)
     metas = load_manifest(corpus)
     found: dict[str, ParsedDocument] = {}
@@ -129,10 +134,12 @@ def parse_documents(corpus: Path, cache_dir: Path | None, report: KnowledgeRepor
         else:
             missing.append((meta, data, path))
     for (meta, _, path), record in zip(missing, _run(_parse_one, [(d, m) for m, d, _ in missing]), strict=True):
-        found[meta.id] = document_from_record(record)
-        report.parsed.append(meta.id)
         if path:
             _write_json(path, record)
+        found[meta.id] = document_from_record(record)
+        report.parsed.append(meta.id)
+    for document in found.values():
+        document.text = ""  # see below
     return [found[meta.id] for meta in metas]
 
 
@@ -237,14 +244,10 @@ def remember_addition(cache_dir: Path, catalog: Catalog, memo: AlignmentMemo, do
 # Shared helpers
 
 
-def _run(function, jobs: list[tuple]) -> list:
-    """``function(*job)`` for every job, in order; in worker processes when there are several."""
-    if len(jobs) < 2 or WORKERS < 2:
-        return [function(*job) for job in jobs]
-    from concurrent.futures import ProcessPoolExecutor  # not on the lookup path (it imports pickle)
-
-    with ProcessPoolExecutor(max_workers=WORKERS) as pool:
-        return list(pool.map(function, *zip(*jobs, strict=True)))
+def _run(function, jobs: list[tuple]) -> Iterator:
+    """``function(*job)`` for every job, in order, as each is done; in worker processes when there
+    are several (``parallel.map_in_order``)."""
+    return map_in_order(function, jobs, None if len(jobs) > 1 else 1)
 
 
 def _read_json(path: Path, convert):

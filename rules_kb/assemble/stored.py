@@ -25,14 +25,16 @@ def store_path(corpus: Path, cache_dir: Path) -> Path:
     return cache_dir / f"store-{tag}.sqlite"
 
 
-def build_store(corpus: Path, cache_dir: Path, report=None) -> Path:
-    """Build the knowledge base (reusing cached parses and alignments) and write the store."""
+def build_store(corpus: Path, cache_dir: Path, report=None, knowledge=None) -> Path:
+    """Build the knowledge base (reusing cached parses and alignments; none when ``knowledge`` is the
+    corpus's, already built) and write the store."""
     from rules_kb.assemble.knowledge import KnowledgeReport, adjacent_pairs, build_knowledge, cache_key, relevant_forced
     from rules_kb.store.write import write_store
 
     report = report if report is not None else KnowledgeReport()
     key = cache_key(corpus)
-    knowledge = build_knowledge(corpus, cache_dir, report)
+    if knowledge is None:
+        knowledge = build_knowledge(corpus, cache_dir, report)
     catalog = knowledge.catalog
     alignments = []
     for game, lang, old, new in adjacent_pairs(catalog):
@@ -43,6 +45,30 @@ def build_store(corpus: Path, cache_dir: Path, report=None) -> Path:
         old.unlink(missing_ok=True)
     write_store(path, catalog, knowledge.graph, alignments, {"input_key": key, "files": file_stats(corpus)})
     return path
+
+
+def refresh_store(corpus: Path, cache_dir: Path, knowledge) -> bool:
+    """Write the store from ``knowledge`` (the corpus's, built by the caller) unless the one there is
+    current: ``make build`` builds the knowledge base once for the graph, the store and the site.
+    Returns whether it was written."""
+    from rules_kb.assemble.caches import cache_key
+
+    path = store_path(corpus, cache_dir)
+    if _kind_of(path) is None and path.exists():
+        try:
+            store = Store(path)
+            try:
+                if store.meta_json("input_key") == cache_key(corpus):
+                    check_files(corpus, store.meta_json("files"))
+                    return False
+            finally:
+                store.close()
+        except StoreDamaged:  # outdated or damaged: written anew below
+            pass
+    elif _kind_of(path) == "a directory":
+        raise UsageError(f"{path}: a directory where the store belongs: refused rather than removed")
+    build_store(corpus, cache_dir, knowledge=knowledge)
+    return True
 
 
 def open_store(corpus: Path, cache_dir: Path, warn: Warn = lambda line: None, rebuild: bool = False
@@ -93,4 +119,10 @@ def _kind_of(path: Path) -> str | None:
     return None if stat.S_ISREG(mode) else describe_kind(mode) if not stat.S_ISLNK(mode) else "a symlink"
 
 
-__all__ = ["build_store", "open_store", "store_path"]
+def _forced_matches(corpus: Path) -> list:
+    from rules_kb.ingest.curated import load_forced_matches
+
+    return load_forced_matches(corpus)
+
+
+__all__ = ["build_store", "open_store", "refresh_store", "store_path"]

@@ -63,24 +63,55 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_ingest(args: argparse.Namespace) -> int:
-    from rules_kb.ingest.pipeline import ingest_corpus
+    from rules_kb.assemble.parallel import map_in_order
+    from rules_kb.ingest.corpus import read_document_bytes
+    from rules_kb.ingest.pipeline import select_documents
     from rules_kb.render.output import write_atomically
-    from rules_kb.render.textformat import model_lines, summarise
 
-    results = ingest_corpus(args.corpus, args.only)
-    for item in results:
-        say(summarise(item))
-        if args.anomalies:
-            for anomaly in item.parsed.anomalies:
-                say(f"  {anomaly.describe()}")
-    incomplete = [r.parsed.meta.id for r in results if not r.accounting.complete]
+    metas = select_documents(args.corpus, args.only)
+    documents = map_in_order(_ingest_one, ((read_document_bytes(args.corpus, m), m, args.anomalies) for m in metas))
+    incomplete: list[str] = []
+
+    def lines():
+        """Each document's summary printed and its model lines written as it is parsed (two at a time,
+        in manifest order), never the whole model held; an incomplete one fails the file at the end."""
+        for document_id, said, model, complete in documents:
+            for line in said:
+                say(line)
+            if not complete:
+                incomplete.append(document_id)
+            yield from model
+        if incomplete and args.json is not None:
+            raise _Incomplete
+
+    try:
+        if args.json is not None:
+            write_atomically(args.json, lines())
+        else:
+            for _ in lines():
+                pass
+    except _Incomplete:
+        pass
     if incomplete:  # an error leaves no output file, as every other error does
         unwritten = f"; {args.json} not written" if args.json is not None else ""
         print(f"Error: accounting incomplete for {', '.join(incomplete)}{unwritten}", file=sys.stderr)
         return 1
-    if args.json is not None:
-        write_atomically(args.json, model_lines(results))
     return 0
+
+
+class _Incomplete(Exception):
+    """Raised inside the model's writer so that its temporary file is discarded."""
+
+
+def _ingest_one(data: bytes, meta, anomalies: bool) -> tuple[str, list[str], list[str], bool]:
+    """One document parsed (in a worker process): its id, the lines to print, its model lines, and
+    whether it is wholly accounted."""
+    from rules_kb.ingest.pipeline import parse_bytes
+    from rules_kb.render.textformat import model_lines, summarise
+
+    item = parse_bytes(data, meta)
+    said = [summarise(item), *(f"  {a.describe()}" for a in item.parsed.anomalies if anomalies)]
+    return meta.id, said, list(model_lines([item])), item.accounting.complete
 
 
 def run_parse(args: argparse.Namespace) -> int:

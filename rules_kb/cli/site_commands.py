@@ -19,6 +19,12 @@ def register(commands: argparse._SubParsersAction) -> None:
         "not empty and not a previous build is refused, never emptied.")
     build.add_argument("--out", type=Path, default=DEFAULT_SITE,
                        help="output folder: missing, empty or a previous build (default: build/site)")
+    build.add_argument("--graph", type=Path, metavar="PATH",
+                       help="also write the graph as node-link JSON (as graph export does) from the same knowledge "
+                            "base")
+    build.add_argument("--store", action="store_true",
+                       help="also write the knowledge store when it is not current (as the store command does), "
+                            "from the same knowledge base: make build builds it once for all three")
     build.set_defaults(handler=run_build)
 
     serve = commands.add_parser("serve", help="serve the built site on 127.0.0.1",
@@ -41,14 +47,36 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
+    from rules_kb.assemble.knowledge import load_knowledge
+    from rules_kb.render.output import output_folder
     from rules_kb.site.build import build_site
+    from rules_kb.site.reuse import MANIFEST
 
-    report = build_site(args.corpus, args.out, common.cache())
+    knowledge = None
+    if args.graph is not None or args.store:
+        output_folder(args.out, MANIFEST)  # refused before any work, as build_site would
+        knowledge = load_knowledge(args.corpus, common.cache())
+        if args.graph is not None:
+            _export_graph(knowledge.graph, args.graph)
+        if args.store:
+            from rules_kb.assemble.stored import refresh_store, store_path
+
+            if refresh_store(args.corpus, common.cache(), knowledge):
+                print(f"wrote {store_path(args.corpus, common.cache())}")
+    report = build_site(args.corpus, args.out, common.cache(), knowledge=knowledge)
     timings = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in report.seconds.items())
     reused = f", {report.reused} of them reused from the previous build" if report.reused else ""
     print(f"built {report.pages} pages ({report.files} files{reused}) in {report.out} ({timings})")
     print(f"open it with: rules-kb serve --dir {report.out}   (then http://127.0.0.1:8000/)")
     return 0
+
+
+def _export_graph(graph, path: Path) -> None:
+    from rules_kb.render.export import export_lines
+    from rules_kb.render.output import write_atomically
+
+    write_atomically(path, export_lines(graph, "json"), newline=False)
+    print(f"wrote {path}: {graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges")
 
 
 def run_serve(args: argparse.Namespace) -> int:

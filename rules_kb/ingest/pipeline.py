@@ -36,17 +36,17 @@ def parse_bytes(data: bytes, meta: DocumentMeta) -> Ingested:
     return Ingested(parsed, decoded, account(parsed))
 
 
-def ingest_corpus(corpus: Path, only: Iterable[str] | None = None) -> list[Ingested]:
-    """Ingest every manifest document (or those whose id is in ``only``), in manifest order."""
+def select_documents(corpus: Path, only: Iterable[str] | None = None) -> list[DocumentMeta]:
+    """The manifest's documents (or those whose id is in ``only``, an unknown id refused), in manifest order."""
     wanted = set(only) if only else None
     documents = load_manifest(corpus)
     if wanted is not None:
         unknown = sorted(wanted - {meta.id for meta in documents})
         if unknown:
             raise ManifestError(str(corpus / "manifest.toml"), f"no document with id {', '.join(unknown)}")
-    results = []
-    for meta in documents:
-        if wanted is not None and meta.id not in wanted:
-            continue
-        results.append(parse_bytes(read_document_bytes(corpus, meta), meta))
-    return results
+    return [meta for meta in documents if wanted is None or meta.id in wanted]
+
+
+def ingest_corpus(corpus: Path, only: Iterable[str] | None = None) -> list[Ingested]:
+    """Ingest every manifest document (or those whose id is in ``only``), in manifest order."""
+    return [parse_bytes(read_document_bytes(corpus, meta), meta) for meta in select_documents(corpus, only)]

@@ -21,6 +21,7 @@ successions and moves, drawn once.
 
 from __future__ import annotations
 
+import sys
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 from rules_kb.ingest.curated import Analogue, CuratedTerm, SectionAnalogue
 from rules_kb.kb.catalog import Catalog
 from rules_kb.kb.ids import doc_id, rule_id, term_id, text_id, version_id
-from rules_kb.kb.nodes import Unresolved, ensure_rule
+from rules_kb.kb.nodes import Unresolved, ensure_rule, link_plain
 from rules_kb.kb.section_graph import add_sections
 from rules_kb.model import RuleText, span_extent
 from rules_kb.numbers import RuleNumber
@@ -39,6 +40,11 @@ from rules_kb.refs import find_references
 
 # Residue kinds whose citations count as discussion of a rule (contents lists do not).
 DISCUSSION_KINDS = ("commentary", "footnote", "table")
+
+
+def _text_node(rule: RuleText) -> str:
+    """A text's node id, one string object however often it is asked (a million edges name them)."""
+    return sys.intern(text_id(rule))
 
 
 def build_graph(catalog: Catalog, analogues: list[Analogue] = (), terms: list[CuratedTerm] = (),
@@ -57,7 +63,7 @@ def build_graph(catalog: Catalog, analogues: list[Analogue] = (), terms: list[Cu
     for rule in texts:
         _add_text(graph, rule)
     for older, newer in successions:
-        graph.add_edge(text_id(older), text_id(newer), kind="next_version")
+        link_plain(graph, _text_node(older), _text_node(newer), "next_version")
     _add_translations(graph, catalog)
     unresolved = _add_citations(graph, catalog, texts)
     unresolved += _add_glossary(graph, catalog)
@@ -65,7 +71,7 @@ def build_graph(catalog: Catalog, analogues: list[Analogue] = (), terms: list[Cu
     _add_analogues(graph, catalog, analogues)
     _add_curated_terms(graph, terms)
     for move in moves:
-        graph.add_edge(text_id(move.old), text_id(move.new), kind="renumbered", from_version=move.old.version,
+        graph.add_edge(_text_node(move.old), _text_node(move.new), kind="renumbered", from_version=move.old.version,
                        to_version=move.new.version, old=str(move.old.number), new=str(move.new.number),
                        similarity=round(move.similarity, 3), forced=move.forced)
     unresolved += add_sections(graph, catalog, section_analogues)
@@ -75,24 +81,24 @@ def build_graph(catalog: Catalog, analogues: list[Analogue] = (), terms: list[Cu
 def _add_documents_and_versions(graph: nx.MultiDiGraph, catalog: Catalog) -> None:
     for doc in sorted(catalog.documents):
         meta = catalog.documents[doc].meta
-        graph.add_node(doc_id(doc), kind="document", document=doc, file=meta.file, game=meta.game,
+        graph.add_node(sys.intern(doc_id(doc)), kind="document", document=doc, file=meta.file, game=meta.game,
                        doc_kind=meta.kind, format=meta.format, source=meta.source)
     for key in sorted(catalog.versions):
         info = catalog.versions[key]
-        graph.add_node(version_id(*key), kind="version", game=info.game, lang=info.lang, label=info.label,
+        graph.add_node(sys.intern(version_id(*key)), kind="version", game=info.game, lang=info.lang, label=info.label,
                        date=info.date, complete=info.complete, documents=list(info.documents))
 
 
 def _add_text(graph: nx.MultiDiGraph, rule: RuleText) -> None:
-    node = text_id(rule)
+    node = _text_node(rule)
     graph.add_node(node, kind="text", game=rule.game, lang=rule.lang, version=rule.version, date=rule.date,
-                   number=str(rule.number), title=rule.title, text=rule.text,
+                   number=sys.intern(str(rule.number)), title=rule.title, text=rule.text,
                    examples=[e.text for e in rule.examples], document=rule.document,
                    span=span_extent(rule.spans), truncated=rule.truncated,
                    written_as=rule.written_as)
-    graph.add_edge(node, ensure_rule(graph, rule.game, rule.number), kind="text_of")
-    graph.add_edge(node, version_id(rule.game, rule.lang, rule.version), kind="in_version")
-    graph.add_edge(node, doc_id(rule.document), kind="from_document")
+    link_plain(graph, node, ensure_rule(graph, rule.game, rule.number), "text_of")
+    link_plain(graph, node, sys.intern(version_id(rule.game, rule.lang, rule.version)), "in_version")
+    link_plain(graph, node, sys.intern(doc_id(rule.document)), "from_document")
 
 
 def _structure(catalog: Catalog, game: str, lang: str, label: str, number: RuleNumber) -> tuple:
@@ -116,7 +122,7 @@ def _add_translations(graph: nx.MultiDiGraph, catalog: Catalog) -> None:
             drift = [] if en_shape == ja_shape else _describe_drift(en_shape, ja_shape)
             for en_rule in english[number]:
                 for ja_rule in japanese[number]:
-                    graph.add_edge(text_id(en_rule), text_id(ja_rule), kind="translation",
+                    graph.add_edge(_text_node(en_rule), _text_node(ja_rule), kind="translation",
                                    drifted=bool(drift), drift=drift)
 
 
@@ -152,7 +158,7 @@ def _add_citations(graph: nx.MultiDiGraph, catalog: Catalog, texts: list[RuleTex
     holders = _holders(catalog)
     unresolved = []
     for rule in texts:
-        source = text_id(rule)
+        source = _text_node(rule)
         for where, body in [("text", rule.text)] + [("example", e.text) for e in rule.examples]:
             for ref in find_references(body, game=rule.game):
                 for number in ref.numbers:

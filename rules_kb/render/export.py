@@ -14,11 +14,38 @@ FORMATS = ("json", "graphml")
 
 
 def graph_to_json(graph: nx.MultiDiGraph) -> str:
-    """Node-link JSON. ``edges="edges"`` is passed explicitly: networkx changed the default key."""
-    import networkx as nx
+    """Node-link JSON as one string (``graph_json_chunks`` joined): small graphs and tests."""
+    return "".join(graph_json_chunks(graph))
 
-    data = nx.node_link_data(graph, edges="edges")
-    return json.dumps(data, ensure_ascii=False, sort_keys=True, indent=None, separators=(",", ":"))
+
+def graph_json_chunks(graph: nx.MultiDiGraph, batch: int = 2000) -> Iterable[str]:
+    """Node-link JSON written as the graph is walked, never held whole (0.3 GB at full history).
+
+    The bytes are those of ``json.dumps(nx.node_link_data(graph, edges="edges"), sort_keys=True,
+    ensure_ascii=False, separators=(",", ":"))`` (``edges="edges"`` explicitly: networkx changed the
+    default key): the same top-level keys in sorted order, each node and edge a sorted object, in
+    networkx's node and out-edge order. ``tests/test_graph.py`` checks the two agree.
+    """
+    encode = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode
+    yield f'{{"directed":{encode(graph.is_directed())},"edges":['
+    yield from _joined(({**data, "source": source, "target": target, "key": key}
+                        for source, target, key, data in graph.edges(keys=True, data=True)), encode, batch)
+    yield f'],"graph":{encode(graph.graph)},"multigraph":{encode(graph.is_multigraph())},"nodes":['
+    yield from _joined(({**data, "id": node} for node, data in graph.nodes(data=True)), encode, batch)
+    yield "]}"
+
+
+def _joined(objects: Iterable[dict], encode, batch: int) -> Iterable[str]:
+    """Comma-separated encodings, yielded ``batch`` at a time (fewer, larger writes)."""
+    chunk: list[str] = []
+    first = True
+    for item in objects:
+        chunk.append(encode(item))
+        if len(chunk) == batch:
+            yield ("" if first else ",") + ",".join(chunk)
+            first, chunk = False, []
+    if chunk:
+        yield ("" if first else ",") + ",".join(chunk)
 
 
 def graph_from_json(text: str) -> nx.MultiDiGraph:
@@ -50,7 +77,7 @@ def graph_to_graphml_lines(graph: nx.MultiDiGraph) -> Iterable[str]:
 
 def export_lines(graph: nx.MultiDiGraph, fmt: str) -> Iterable[str]:
     if fmt == "json":
-        return [graph_to_json(graph)]
+        return graph_json_chunks(graph)
     return graph_to_graphml_lines(graph)
 
 

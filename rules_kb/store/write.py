@@ -107,15 +107,12 @@ def _fill(db: sqlite3.Connection, catalog: Catalog, graph, alignments: list[Alig
         (d.meta.id, i, d.meta.file, d.meta.sha256, d.meta.game, _json(list(d.meta.languages)), d.meta.format,
          d.meta.kind, _json(list(d.meta.versions)), _json(list(d.meta.dates)), d.meta.source, d.meta.note)
         for i, d in enumerate(documents)))
-    rule_rows = list(_rule_rows(catalog))
-    first: dict[tuple, list[int]] = {}
-    for row in rule_rows:
-        first.setdefault(row[1:4], [row[0], 0])[1] += 1
+    first = _first_rows(catalog)
     counts["versions"] = _insert(db, "versions", (
         (v.game, v.lang, v.label, v.date, _json(sorted(v.kinds)), _json(v.documents),
          first.get(key, [None, 0])[1], first.get(key, [None, 0])[0])
         for key, v in sorted(catalog.versions.items())))
-    counts["rule_texts"] = _insert(db, "rule_texts", rule_rows)
+    counts["rule_texts"] = _insert(db, "rule_texts", _rule_rows(catalog))  # streamed, never a list of all
     counts["terms"] = _insert(db, "terms", (  # the id is written, not left to SQLite, so the digest can check it
         (i, t.game, t.lang, t.version, t.term, t.definition, doc, _json(t.spans))
         for i, (doc, t) in enumerate((d.meta.id, t) for d in documents for t in d.terms)))
@@ -166,6 +163,20 @@ def _edges_with_in_position(graph):
         for target, keyed in successors.items():
             for key, data in keyed.items():
                 yield source, target, key, in_position[(source, target, key)], data
+
+
+def _first_rows(catalog: Catalog) -> dict[tuple, list[int]]:
+    """(game, lang, version) -> [id of its first rule_texts row, its row count], for the versions
+    holding texts: the ids ``_rule_rows`` gives, counted without making a row."""
+    first: dict[tuple, list[int]] = {}
+    row_id = 0
+    for game, lang in sorted({(g, lg) for g, lg, _ in catalog.versions}):
+        for label in catalog.version_labels(game, lang):
+            count = sum(len(texts) for texts in catalog.rules_in(game, lang, label).values())
+            if count:
+                first[(game, lang, label)] = [row_id, count]
+                row_id += count
+    return first
 
 
 def _rule_rows(catalog: Catalog):

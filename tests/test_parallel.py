@@ -1,0 +1,103 @@
+"""Work spread over two processes gives the bytes one process gives (``assemble/parallel.py``)."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from rules_kb.assemble.parallel import map_in_order, worker_count
+from rules_kb.errors import SourceError
+
+
+def _square_or_fail(number: int) -> int:
+    if number == 7:
+        raise SourceError("corpus/seven.txt", "seven is refused")
+    return number * number
+
+
+def test_results_come_in_the_order_asked_and_a_typed_error_crosses_whole():
+    assert list(map_in_order(_square_or_fail, [(n,) for n in range(7)], workers=2)) == [n * n for n in range(7)]
+    with pytest.raises(SourceError) as raised:
+        list(map_in_order(_square_or_fail, [(n,) for n in range(10)], workers=2))
+    assert str(raised.value) == str(SourceError("corpus/seven.txt", "seven is refused"))
+
+
+def test_the_worker_count_is_read_from_the_environment():
+    assert worker_count({"RULES_KB_WORKERS": "1"}) == 1
+    assert worker_count({"RULES_KB_WORKERS": "3"}) == 3
+    assert worker_count({"RULES_KB_WORKERS": "none"}) in (1, 2)
+
+
+def test_ingest_writes_the_same_model_from_one_process_and_two(cli, tmp_path, monkeypatch):
+    outputs = {}
+    for workers in ("1", "2"):
+        monkeypatch.setenv("RULES_KB_WORKERS", workers)
+        path = tmp_path / f"model-{workers}.jsonl"
+        code, out, err = cli("ingest", "--anomalies", "--json", str(path))
+        assert (code, err) == (0, "")
+        outputs[workers] = (out, hashlib.sha256(path.read_bytes()).hexdigest())
+    assert outputs["1"] == outputs["2"]
+    summary = outputs["1"][0]
+    assert "mtg-cr-2024-11-08: " in summary and "dm-rulebook-ja-1.48: " in summary
+
+
+def _tables(path) -> dict[str, list[tuple]]:
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    try:
+        names = [name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
+        return {name: db.execute(f"SELECT * FROM {name}").fetchall() for name in names}
+    finally:
+        db.close()
+
+
+def test_store_and_graph_are_the_same_from_one_process_and_two(tmp_path, monkeypatch):
+    """Three Magic releases (two adjacent pairs aligned) and a Duel Masters page, parsed and aligned
+    in one process and in two: every table of the store holds the same rows in the same order."""
+    from conftest import CORPUS
+
+    from rules_kb.assemble.knowledge import build_knowledge
+    from rules_kb.assemble.stored import build_store
+    from rules_kb.ingest.corpus import MANIFEST, load_manifest, manifest_entry
+    from rules_kb.render.export import graph_to_json
+
+    chosen = ("seed-000", "mtg-cr-2001-07-23", "mtg-cr-2001-09-24", "mtg-cr-2002-02-20")
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for entry in CORPUS.iterdir():
+        if entry.name != MANIFEST:
+            (corpus / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
+    metas = [meta for meta in load_manifest(CORPUS) if meta.id in chosen]
+    (corpus / MANIFEST).write_text("\n".join(manifest_entry(meta) for meta in metas), encoding="utf-8")
+    tables, graphs = {}, {}
+    for workers in ("1", "2"):
+        monkeypatch.setenv("RULES_KB_WORKERS", workers)
+        tables[workers] = _tables(build_store(corpus, tmp_path / f"cache-{workers}"))
+        graphs[workers] = graph_to_json(build_knowledge(corpus).graph)
+    assert len(tables["1"]["alignments"]) == 2 and len(tables["1"]["rule_texts"]) > 1500
+    assert tables["1"] == tables["2"]
+    assert graphs["1"] == graphs["2"]
+
+
+def test_build_writes_the_graph_and_store_the_separate_commands_write(cli, tmp_path):
+    """``make build`` builds the knowledge base once: ``build --graph --store`` writes the bytes
+    ``graph export`` writes and the rows ``store --rebuild`` writes."""
+    from conftest import FIXTURES
+
+    from rules_kb.assemble.stored import store_path
+    from rules_kb.cli import common
+
+    hostile = str(FIXTURES / "hostile")
+    code, out, err = cli("--corpus", hostile, "build", "--out", str(tmp_path / "site"), "--graph",
+                         str(tmp_path / "together.json"), "--store")
+    assert code == 0, err
+    assert "wrote " + str(tmp_path / "together.json") in out and (tmp_path / "site" / "index.html").is_file()
+    stored = _tables(store_path(FIXTURES / "hostile", common.DEFAULT_CACHE))
+    assert cli("--corpus", hostile, "graph", "export", str(tmp_path / "alone.json"))[0] == 0
+    assert cli("--corpus", hostile, "store", "--rebuild")[0] == 0
+    assert (tmp_path / "together.json").read_bytes() == (tmp_path / "alone.json").read_bytes()
+    assert stored == _tables(store_path(FIXTURES / "hostile", common.DEFAULT_CACHE))
+    code, out, _ = cli("--corpus", hostile, "build", "--out", str(tmp_path / "site"), "--store")
+    assert code == 0 and "wrote " not in out.split("built ")[0]  # a current store is left alone
