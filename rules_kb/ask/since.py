@@ -64,7 +64,8 @@ def trail_since(knowledge: Knowledge, game: str, lang: str, label: str, number: 
         info = catalog.versions[(game, lang, later)]
         if later.startswith(BEFORE) or (not info.complete and current not in catalog.rules_in(game, lang, later)):
             continue
-        comparison = compare_versions(catalog, game, lang, previous, later, knowledge.forced, Scope(rule=current))
+        comparison = compare_versions(catalog, knowledge.alignments, game, lang, previous, later, knowledge.forced,
+                                      Scope(rule=current))
         row = next((r for r in comparison.rows if r.pair.old is not None and r.pair.old.number == current), None)
         if row is None:  # a partial version that does not print it: nothing known there
             continue
