@@ -21,11 +21,12 @@ def test_every_node_and_edge_kind_of_the_design_is_built(knowledge):
     graph = knowledge.graph
     node_kinds = Counter(d["kind"] for _, d in graph.nodes(data=True))
     edge_kinds = Counter(d["kind"] for _, _, d in graph.edges(data=True))
-    assert set(node_kinds) == {"rule", "text", "version", "document", "term"}
+    assert set(node_kinds) == {"rule", "text", "version", "document", "term", "section", "section-text"}
     for kind in ("contains", "next_version", "translation", "cites", "changed_by", "discussed_by",
-                 "analogue", "defines"):
+                 "analogue", "defines", "cites_section"):
         assert edge_kinds[kind] > 0, kind
-    assert node_kinds["document"] == 37  # one per manifest entry
+    assert node_kinds["document"] == 40  # one per manifest entry: 37, and the MTR, the IPG, 競技イベント運営ルール
+    assert node_kinds["section-text"] == 104 + 36 + 103  # 競技イベント運営ルール prints 9.1 twice: one node
 
 
 def test_hierarchy_links_section_rule_subrule(knowledge):
@@ -105,9 +106,17 @@ def test_analogue_is_symmetric_from_the_magic_side(knowledge):
 def test_every_analogue_names_rules_that_exist(knowledge):
     catalog = knowledge.catalog
     dm_numbers, mtg_numbers = set(catalog.numbers_of("dm")), set(catalog.numbers_of("mtg"))
+    sections = 0
     for source, target, _ in edges_of(knowledge.graph, "analogue"):
-        assert RuleNumber.parse(knowledge.graph.nodes[source]["number"]) in dm_numbers
-        assert RuleNumber.parse(knowledge.graph.nodes[target]["number"]) in mtg_numbers
+        found, other = knowledge.graph.nodes[source], knowledge.graph.nodes[target]
+        if found["kind"] == "section":  # a penalty-guideline section and the IPG section it follows
+            assert catalog.sections.section("dm", found["document"], found["number"]) is not None
+            assert catalog.sections.section("mtg", other["document"], other["number"]) is not None
+            sections += 1
+            continue
+        assert RuleNumber.parse(found["number"]) in dm_numbers
+        assert RuleNumber.parse(other["number"]) in mtg_numbers
+    assert sections == 27  # corpus/tournament-analogues.toml: 30 entries, 3 with one side only
 
 
 def test_terms_are_defined(knowledge):
