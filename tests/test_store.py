@@ -47,7 +47,10 @@ def test_store_holds_what_the_knowledge_base_holds(stored, knowledge):
     count = lambda table: db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]  # noqa: E731
     assert count("rule_texts") == len(catalog.all_texts())
     assert count("versions") == len(catalog.versions)
-    assert count("documents") == len(catalog.documents) == 37
+    assert count("documents") == len(catalog.documents) == 40  # 37, the MTR, the IPG, 競技イベント運営ルール
+    assert count("sections") == sum(len(d.sections) for d in catalog.documents.values()) == 104 + 36 + 104
+    assert [s.to_record() for s in stored.catalog.sections.all_sections()] == [
+        s.to_record() for s in catalog.sections.all_sections()]
     assert count("terms") == sum(len(d.terms) for d in catalog.documents.values())
     assert count("nodes") == graph.number_of_nodes()
     assert count("edges") == graph.number_of_edges()
