@@ -14,7 +14,7 @@ from rules_kb.games import GAME_SHORT_NAMES, document_kind
 
 def section_text(answer: SectionAnswer) -> str:
     """One section: heading line, body, labelled parts, links out and in, analogues, versions."""
-    penalty = f"  [{answer.penalty}]" if answer.penalty else ""
+    penalty = f"  [{answer.penalty}{_printed(answer)}]" if answer.penalty else ""
     lines = [f"{describe_document(answer.game, answer.document, answer.lang)} {answer.number} "
              f"({answer.version}): {answer.title}{penalty}"]
     if answer.text:
@@ -39,6 +39,13 @@ def section_text(answer: SectionAnswer) -> str:
     versions = ", ".join(answer.versions)
     lines += ["", f"Versions: {versions}", f"Permalink: {answer.path}  (this version: {answer.pinned})"]
     return "\n".join(lines)
+
+
+def _printed(answer: SectionAnswer) -> str:
+    """The penalty as the document prints it, when it says more than its name (【警告】*: an asterisk)."""
+    printed = next((text.strip() for label, _, text in answer.parts if label == "penalty"), "")
+    bare = printed.strip("【】 ").replace("】", "").replace("【", "")
+    return f"; printed {printed}" if printed and bare != answer.penalty else ""
 
 
 def _link_line(link: SectionLink) -> str:
