@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # either the in-memory Knowledge or the store's view of it (s
 
 @dataclass(frozen=True)
 class Citation:
-    source_kind: str  # "text" or "term"
+    source_kind: str  # "text", "term" or "section" (of a tournament document: ``document`` is mtr, ipg, ...)
     game: str
     lang: str
     version: str
@@ -154,6 +154,10 @@ def citations_of(knowledge: Knowledge, number: RuleNumber, game: str | None = No
                 out.append(Citation("text", node["game"], node["lang"], node["version"], node["number"],
                                     node["document"], data["raw"], data["resolution"],
                                     tuple(data.get("resolved_in", ()))))
+            elif node["kind"] == "section-text":  # a tournament document's section (MTR 3.11 cites 103.4c)
+                out.append(Citation("section", node["game"], node["lang"], node["version"], node["number"],
+                                    node["document"], data["raw"], data["resolution"],
+                                    (data["version"],) if data.get("version") else ()))
             else:
                 out.append(Citation("term", node["game"], node["lang"], data.get("version", ""), node["term"],
                                     "", data["raw"], data["resolution"]))

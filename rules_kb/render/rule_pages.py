@@ -233,7 +233,7 @@ def _citations_out(site: SiteData, path: str, game: str, number: RuleNumber, tex
 
 
 def _citations_in(site: SiteData, path: str, game: str, number: RuleNumber) -> str:
-    found = citations_of(site.knowledge, number, game)
+    found = [c for c in citations_of(site.knowledge, number, game) if c.source_kind != "section"]  # listed apart
     search = element("p", link(path, links.search_cites(number), f"search: cites:{number}"), class_="rk-search-cites")
     if not found:
         return element("h2", "Cited by", id="cites-in") + element("p", "nothing in the corpus cites it") + search
