@@ -28,9 +28,12 @@ of it. An English keyword must sit on the same line as its number (``Multiplayer
 from __future__ import annotations
 
 import re
+import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from rules_kb.games import DOCUMENTS, REGISTRY
+from rules_kb.model import Section
 from rules_kb.numbers import ABSENT, NUMBER_PARTS, SECTION_DIGITS, RuleNumber, fold_width
 
 __all__ = ["NoteReference", "Reference", "find_note_references", "find_references"]
@@ -367,3 +370,38 @@ def find_section_references(text: str) -> list[SectionReference]:
 
 SECTION_GRAMMAR = {"section_reference": _SECTION_REFERENCE, "bracketed_name": _BRACKETED_NAME}
 SECTION_TABLES = {"section_tags": {tag: list(key) for tag, key in SECTION_TAGS.items()}}
+
+
+# How a citation names an infraction. The Duel Masters document separates category and name with
+# ``─`` (U+2500) or ``―`` (U+2015), with or without spaces (``ゲーム上の誤り ─過剰なシールドを置いた``),
+# Magic's with an em dash; citations in running text use whichever the writer typed. ``name_key``
+# folds all of that, so a citation, a heading and a contents entry of one infraction compare equal.
+SEPARATORS = "─―—–‒━"  # every dash a publisher prints between an infraction's category and its name
+_NAME_SEPARATOR = re.compile(f"\\s*[{SEPARATORS}]\\s*")
+_NAME_SPACE = re.compile(r"\s+")
+
+
+def name_key(text: str) -> str:
+    """A folded form of an infraction's (or section's) name: width, case, spaces and separators."""
+    folded = unicodedata.normalize("NFKC", text).strip().strip("〔〕[]")
+    folded = _NAME_SEPARATOR.sub("—", folded)
+    return _NAME_SPACE.sub("", folded).casefold()
+
+
+def find_infraction(sections: Iterable[Section], key: str) -> Section | None:
+    """The section an infraction citation names: an infraction by whole title or by name alone,
+    else the section of a category (``〔ゲーム上の誤り〕`` is DM 10., not a passing mention), else
+    any section of that title.
+
+    ``key`` is a ``name_key``; ``〔過剰なカードを引いた〕`` names 10.3 by its name alone.
+    """
+    sections = list(sections)
+    infractions = [s for s in sections if s.category is not None and s.name is not None]
+    found = next((s for s in infractions if name_key(s.title) == key), None) \
+        or next((s for s in infractions if name_key(s.name or "") == key), None)
+    if found is not None:
+        return found
+    if key in {name_key(s.category or "") for s in infractions}:
+        return next((s for s in sections if "." not in s.number and name_key(s.title) == key), None)
+    # the brackets name a section by its title too: 〔意思疎通〕(4)
+    return next((s for s in sections if name_key(s.title) == key), None)

@@ -218,6 +218,8 @@ HEAVY_PREFIXES = ("http.server", "rules_kb.sources.", "rules_kb.site", "rules_kb
     (["show", "509.1a"], "The defending player chooses which creatures they control"),
     (["history", "509.1a"], "mtg en: moved from 309.2a in 2009-07-08"),
     (["refs", "603.2e", "--game", "dm"], "cites"),
+    (["show", "IPG 2.1"], "Game Play Error — Missed Trigger"),
+    (["show", "誘発忘れ"], "ゲーム上の誤り ─ 誘発忘れ"),
 ])
 def test_a_lookup_imports_nothing_heavy(argv, expected, stored, cache_dir, subset_corpus):
     """A warm lookup in a fresh interpreter loads only what answers it: registering every command

@@ -18,8 +18,7 @@ from rules_kb.games import CR, DOCUMENTS, GAME_SHORT_NAMES, document_kind
 from rules_kb.kb.ids import rule_id, section_id, section_text_id
 from rules_kb.model import Record, Section
 from rules_kb.numbers import RuleNumber, fold_width
-from rules_kb.refs import find_section_references
-from rules_kb.sources.tournament.names import name_key
+from rules_kb.refs import find_section_references, name_key
 
 if TYPE_CHECKING:
     from rules_kb.assemble.knowledge import Knowledge

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from rules_kb.compare.diff import TokenDiff, diff_tokens
 from rules_kb.model import Section
 from rules_kb.numbers import SectionNumber
-from rules_kb.sources.tournament.names import name_key
+from rules_kb.refs import name_key
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from rules_kb.games import CR, DOCUMENTS, document_kind
 from rules_kb.model import ParsedDocument, Section
 from rules_kb.numbers import SectionNumber
-from rules_kb.sources.tournament.names import find_infraction, name_key
+from rules_kb.refs import find_infraction, name_key
 
 SectionKey = tuple[str, str, str, str]
 """(game, document, language, version)."""

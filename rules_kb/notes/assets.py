@@ -21,8 +21,7 @@ from rules_kb.notes.index import note_index
 from rules_kb.notes.link import FOOTNOTE_LINE
 from rules_kb.notes.markup import MARK_END, MARK_START, MARK_ZERO, SKIPPED, UNLOCATED
 from rules_kb.notes.protect import FOOTNOTE_MARK, MASK, PROTECTED, protected_pattern
-from rules_kb.refs import GRAMMAR, SECTION_GRAMMAR, SECTION_TABLES, TABLES
-from rules_kb.sources.tournament.names import SEPARATORS
+from rules_kb.refs import GRAMMAR, SECTION_GRAMMAR, SECTION_TABLES, SEPARATORS, TABLES
 
 GRAMMAR_FILE = "assets/link-grammar.js"
 DATA_FILE = "assets/link-data.js"

@@ -16,8 +16,7 @@ import re
 from rules_kb.games import document_kind
 from rules_kb.kb.sections import SectionCatalog
 from rules_kb.links import PROBE, document_version_page, section_page, url_template
-from rules_kb.refs import SectionReference
-from rules_kb.sources.tournament.names import SEPARATORS, name_key
+from rules_kb.refs import SEPARATORS, SectionReference, name_key
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 

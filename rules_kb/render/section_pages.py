@@ -25,10 +25,9 @@ from rules_kb.games import CR, GAME_NAMES, document_kind
 from rules_kb.kb.section_graph import rules_in_force
 from rules_kb.model import Section
 from rules_kb.numbers import RuleNumber
-from rules_kb.refs import SECTION_TAGS, find_references, find_section_references
+from rules_kb.refs import SECTION_TAGS, find_infraction, find_references, find_section_references, name_key
 from rules_kb.render.html import Page, copy_buttons, element, esc, link, text_html
 from rules_kb.render.site_data import SiteData
-from rules_kb.sources.tournament.names import find_infraction, name_key
 
 _SECTION_WORD = re.compile(r"(?i:sections?)[ \t]+(?P<number>[0-9]{1,2}(?:\.[0-9]{1,2})?)(?![0-9]|\.[0-9])")
 # "section 4.3 of the Magic Tournament Rules": the section is another document's.

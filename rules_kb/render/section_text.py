@@ -7,9 +7,13 @@ it points and what points to it, then its counterpart in the other game.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rules_kb.ask.sections import SectionAnswer, SectionLink, describe_document
-from rules_kb.compare.sections import SectionRow
 from rules_kb.games import GAME_SHORT_NAMES, document_kind
+
+if TYPE_CHECKING:  # a lookup (show) prints sections without loading the comparison stage
+    from rules_kb.compare.sections import SectionRow
 
 
 def section_text(answer: SectionAnswer) -> str:

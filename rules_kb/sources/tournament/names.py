@@ -1,21 +1,18 @@
-"""Infraction names and penalties as printed, folded so that different printings match.
+"""Infraction titles and penalties as printed: split and normalised for the parsers.
 
-The Duel Masters document separates category and name with ``─`` (U+2500) or ``―`` (U+2015),
-with or without spaces (``ゲーム上の誤り ─過剰なシールドを置いた``), Magic's with an em dash;
-citations in running text use whichever the writer typed. ``name_key`` folds all of that, so a
-citation, a heading and a contents entry of one infraction compare equal.
+How a citation names an infraction (``name_key``, ``find_infraction``, the dashes in ``SEPARATORS``)
+belongs to the reference grammar (``rules_kb.refs``), which lookups use without loading a parser;
+they are named here too for the parsers' convenience.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections.abc import Iterable
 
-from rules_kb.model import Section
+from rules_kb.refs import SEPARATORS, find_infraction, name_key
 
-# Every dash a publisher prints between an infraction's category and its name.
-SEPARATORS = "─―—–‒━"
+__all__ = ["SEPARATORS", "find_infraction", "name_key", "normalise_penalty", "split_title"]
+
 _SEPARATOR = re.compile(f"\\s*[{SEPARATORS}]\\s*")
 _SPACE = re.compile(r"\s+")
 
@@ -25,13 +22,6 @@ PENALTIES_EN = {name.casefold(): name for name in
                 ("No Penalty", "Caution", "Warning", "Game Loss", "Match Loss", "Disqualification")}
 PENALTIES_JA = {name: name for name in ("注意", "警告", "ゲームの敗北", "マッチの敗北", "失格")}
 _JA_PENALTY = re.compile(r"【(?P<name>[^【】]+)】\s*\*?")
-
-
-def name_key(text: str) -> str:
-    """A folded form of an infraction's (or section's) name: width, case, spaces and separators."""
-    folded = unicodedata.normalize("NFKC", text).strip().strip("〔〕[]")
-    folded = _SEPARATOR.sub("—", folded)
-    return _SPACE.sub("", folded).casefold()
 
 
 def split_title(title: str) -> tuple[str | None, str | None]:
@@ -49,22 +39,3 @@ def normalise_penalty(printed: str) -> str | None:
     if match:
         return PENALTIES_JA.get(match["name"].strip())
     return PENALTIES_EN.get(_SPACE.sub(" ", text).casefold())
-
-
-def find_infraction(sections: Iterable[Section], key: str) -> Section | None:
-    """The section an infraction citation names: an infraction by whole title or by name alone,
-    else the section of a category (``〔ゲーム上の誤り〕`` is DM 10., not a passing mention), else
-    any section of that title.
-
-    ``key`` is a ``name_key``; ``〔過剰なカードを引いた〕`` names 10.3 by its name alone.
-    """
-    sections = list(sections)
-    infractions = [s for s in sections if s.category is not None and s.name is not None]
-    found = next((s for s in infractions if name_key(s.title) == key), None) \
-        or next((s for s in infractions if name_key(s.name or "") == key), None)
-    if found is not None:
-        return found
-    if key in {name_key(s.category or "") for s in infractions}:
-        return next((s for s in sections if "." not in s.number and name_key(s.title) == key), None)
-    # the brackets name a section by its title too: 〔意思疎通〕(4)
-    return next((s for s in sections if name_key(s.title) == key), None)
