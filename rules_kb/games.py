@@ -87,7 +87,7 @@ DOCUMENTS: dict[tuple[str, str], DocumentKind] = {
                      ("https://magic.wizards.com/en/rules",)),
         DocumentKind("mtr", "mtg", {"en": "Magic: The Gathering Tournament Rules"}, "MTR",
                      ("MTR", "Magic Tournament Rules", "Tournament Rules"), "section"),
-        DocumentKind("ipg", "mtg", {"en": "Magic Infraction Procedure Guide"}, "IPG",
+        DocumentKind("ipg", "mtg", {"en": "Magic: The Gathering Infraction Procedure Guide"}, "IPG",
                      ("IPG", "Infraction Procedure Guide"), "section"),
         DocumentKind("competition", "dm", {"ja": "競技イベント運営ルール"}, "競技イベント運営ルール",
                      ("競技イベント運営ルール", "運営ルール"), "section"),

@@ -92,7 +92,7 @@ def document_home_page(site: SiteData, game: str, document: str, lang: str, labe
     ja = _japanese(game, document)
     newest = site.catalog.sections.all_in(game, document, lang, labels[-1])
     body = [element("h1", esc(kind.name(lang))),
-            element("p", esc(f"{GAME_NAMES[game]}: {kind.name(lang)}"), class_="rk-meta"),
+            element("p", link(path, links.game_page(game), GAME_NAMES[game]), class_="rk-meta"),
             element("h2", _ui("versions", ja)),
             element("ul", "".join(_version_item(path, game, document, label, ja) for label in reversed(labels))),
             element("h2", _ui("contents", ja) + " " + element("span", esc(f"({labels[-1]})"), class_="rk-date")),
