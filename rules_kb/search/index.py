@@ -99,13 +99,14 @@ def _terms_of(groups: list[Group], documents: list[Document]) -> tuple[list[list
     texts: list[list[str]] = []
     titles: list[list[list[str]]] = []
     glossary = {group.versions[0][2]: group.terms for group in groups if group.terms}
-    headings = {(groups[d.group].game, groups[d.group].lang, d.number): d.title for d in documents if d.title}
+    headings = {(groups[d.group].game, groups[d.group].lang, label, d.number): d.title
+                for d in documents if d.title for label in d.versions}
     for doc_id, document in enumerate(documents):
         group = groups[document.group]
         lang = group.lang
         texts.append(_term_sequence(document.text, lang, surfaces))
         names = [document.title] if document.title else []
-        if (heading := _defining_heading(document.number, headings, group.game, lang)) is not None:
+        if (heading := _defining_heading(document, headings, group.game, lang)) is not None:
             names.append(heading)
         names += document.names  # what the text says it is called
         names += glossary.get(doc_id, [])  # a glossary entry names the rule it points to
@@ -116,14 +117,16 @@ def _terms_of(groups: list[Group], documents: list[Document]) -> tuple[list[list
 _FIRST_UNDER = re.compile(r"^(\d+)\.1$|^(\d+\.\d+)a$")
 
 
-def _defining_heading(number: str, headings: dict, game: str, lang: str) -> str | None:
+def _defining_heading(document: Document, headings: dict, game: str, lang: str) -> str | None:
     """The heading a first rule defines: 106.1 under 106 文明 ("…における文明には…の５種類"),
     702.2a under 702.2 Deathtouch ("Deathtouch is a static ability."). The first rule under a
-    heading is where both games say what the heading means, so it carries the heading's words."""
-    match = _FIRST_UNDER.match(number)
+    heading is where both games say what the heading means, so it carries the heading's words:
+    the heading printed beside it, in the newest release printing this wording (a number reused
+    for another rule has another heading: 309 was Declare Blockers Step in 2008, Dungeons today)."""
+    match = _FIRST_UNDER.match(document.number)
     if match is None:
         return None
-    return headings.get((game, lang, match.group(1) or match.group(2)))
+    return headings.get((game, lang, document.versions[-1], match.group(1) or match.group(2)))
 
 
 def _term_sequence(text: str, lang: str, surfaces: Counter) -> list[str]:
