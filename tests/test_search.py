@@ -207,7 +207,7 @@ def test_a_query_word_finds_the_other_inflections_the_rules_print(search_index):
     forms = search_index.forms
     assert "cast" in forms["casting"] and "casting" in forms["cast"]
     assert set(forms["block"]) == {"blocked", "blocking"}
-    hits = search(search_index, "turned face up", game="mtg", limit=10)
+    hits = search(search_index, "declaring", game="mtg", limit=50)
     meta = search_index.meta
     texts = []
     for hit in hits:
@@ -215,7 +215,7 @@ def test_a_query_word_finds_the_other_inflections_the_rules_print(search_index):
             record, shard = search_index.group_record(group) if number == hit.number else ({"versions": []}, {})
             texts += [shard[str(doc)].lower() for _, url, doc in record["versions"] if url == hit.url]
     assert len(texts) == len(hits)
-    assert any("turned" not in text and "turn" in text for text in texts)
+    assert any("declaring" not in text for text in texts)  # declare, declared: before, only "declaring"
 
 
 def test_a_rule_carries_the_words_of_the_headings_above_it(search_index):
