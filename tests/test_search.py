@@ -194,3 +194,30 @@ def test_query_help_says_how_the_query_was_read(search_index):
 def test_stop_words_are_never_highlighted(search_index):
     for hit in search(search_index, "declare the blockers", game="mtg"):
         assert all(text.lower() != "the" for text, marked in hit.snippet if marked)
+
+
+def test_a_contraction_meets_the_words_it_stands_for(search_index):
+    """The rules print "can't" and "cannot", "doesn't" and "does not": each spelling finds the same rules."""
+    assert [t.term for t in segment("doesn't can't cannot", search_index.vocabulary)] == ["not", "not", "not"]
+    assert ids(search_index, "can't be countered") == ids(search_index, "cannot be countered")
+
+
+def test_a_query_word_finds_the_other_inflections_the_rules_print(search_index):
+    """casting finds cast (the texts' own words, no list made for a query); blocker stays a word of its own."""
+    forms = search_index.forms
+    assert "cast" in forms["casting"] and "casting" in forms["cast"]
+    assert set(forms["block"]) == {"blocked", "blocking"}
+    hits = search(search_index, "declaring", game="mtg", limit=50)
+    meta = search_index.meta
+    texts = []
+    for hit in hits:
+        for group, number in enumerate(meta["groupNumber"]):
+            record, shard = search_index.group_record(group) if number == hit.number else ({"versions": []}, {})
+            texts += [shard[str(doc)].lower() for _, url, doc in record["versions"] if url == hit.url]
+    assert len(texts) == len(hits)
+    assert any("declaring" not in text for text in texts)  # declare, declared: before, only "declaring"
+
+
+def test_a_rule_carries_the_words_of_the_headings_above_it(search_index):
+    """810.4 says "Each team has a shared life total"; it sits under 810 Two-Headed Giant Variant."""
+    assert "mtg/en/810.4" in ids(search_index, "two-headed giant shared life", game="mtg")[:3]

@@ -154,6 +154,28 @@ def test_a_renumbered_rule_is_one_result_saying_what_it_was(page, site_url):
     assert "309" not in page.locator("#rk-results .rk-number").all_inner_texts()
 
 
+def test_more_results_on_request_and_the_releases_in_a_few_words(page, site_url, search_index):
+    """Ten results first; "more results" adds the next ten (the CLI's --limit 20 gives the same);
+    the "also in" line names the range and the count of the other releases."""
+    open_search(page, site_url, "block&game=mtg")
+    page.wait_for_function("document.querySelectorAll('#rk-results .rk-hit').length === 10")
+    more = page.locator(".rk-more-results")
+    assert more.is_visible()
+    more.click()
+    page.wait_for_function("document.querySelectorAll('#rk-results .rk-hit').length === 20")
+    shown = page.locator("#rk-results .rk-number").all_inner_texts()
+    assert shown == [h.number for h in search(search_index, "block", game="mtg", limit=20)]
+    assert page.locator("#rk-results .rk-hit").nth(10).get_attribute("aria-selected") == "true"
+    first = search(search_index, "block", game="mtg", limit=1)[0]
+    labels = [label for label, _ in first.also]
+    line = page.locator("#rk-results .rk-more").first.inner_text()
+    assert line.startswith(f"also in {labels[-1]} – {labels[0]}, {len(labels)} releases")
+    page.locator("#rk-query").fill("trample")  # a new query starts again at ten
+    page.wait_for_function("document.querySelectorAll('#rk-results .rk-hit').length === 10")
+    assert page.locator("#rk-results .rk-number").all_inner_texts() == [
+        h.number for h in search(search_index, "trample", game="mtg", limit=10)]
+
+
 def test_a_site_opened_from_files_says_how_to_serve_it(browser, search_site):
     context = browser.new_context()  # not the page fixture: it refuses every request but 127.0.0.1's
     try:

@@ -96,46 +96,54 @@ def _lineages(knowledge: Knowledge, game: str, lang: str, labels: list[str],
               texts: dict[Slot, RuleText]) -> list[list[Slot]]:
     """The slots of each lineage, oldest first, lineages ordered by newest number then first version.
 
-    Slots are joined along the graph's ``next_version`` and ``renumbered`` edges. A joined set
-    holding two numbers in one version (an alignment that merged two rules) is not one rule:
-    it falls back to one group per number.
+    A lineage is a chain: each slot continues at most one older slot and is continued by at
+    most one newer, along the graph's ``next_version`` and ``renumbered`` edges (the aligner's
+    own moves). Where the edges branch (a rule split in two, two excerpts of one release), the
+    link kept is the nearest release, then the same number, then the most similar text; the
+    other branch starts a lineage of its own. So a number reused for another rule (the 2008
+    309.1 Declare Blockers, 509.1 from 2009; today's 309.1 Dungeon) is never one result.
     """
+    links = sorted(_links(knowledge, game, lang, labels, texts))
+    successor: dict[Slot, Slot] = {}
+    predecessor: dict[Slot, Slot] = {}
+    for _, older, newer in links:
+        if older not in successor and newer not in predecessor:
+            successor[older] = newer
+            predecessor[newer] = older
+    lineages: list[list[Slot]] = []
+    for slot in sorted(texts):
+        if slot in predecessor:
+            continue
+        chain = [slot]
+        while chain[-1] in successor:
+            chain.append(successor[chain[-1]])
+        lineages.append(chain)
+    return sorted(lineages, key=lambda slots: (slots[-1][1], slots[-1][0], slots[0]))
+
+
+def _links(knowledge: Knowledge, game: str, lang: str, labels: list[str],
+           texts: dict[Slot, RuleText]) -> set[tuple[tuple, Slot, Slot]]:
+    """(preference, older slot, newer slot) for every lineage edge between two slots; the
+    smaller preference wins: fewer releases between, same number, higher similarity."""
     node_slot: dict[str, Slot] = {}
     for ordinal, label in enumerate(labels):
         for number, candidates in knowledge.catalog.rules_in(game, lang, label).items():
             for rule in candidates:
                 node_slot[text_id(rule)] = (ordinal, number)
-    parent: dict[Slot, Slot] = {slot: slot for slot in texts}
-
-    def root(slot: Slot) -> Slot:
-        while parent[slot] != slot:
-            parent[slot] = parent[parent[slot]]
-            slot = parent[slot]
-        return slot
-
     graph = knowledge.graph
+    links: set[tuple[tuple, Slot, Slot]] = set()
     for node in sorted(node_slot):
         if node not in graph:
             continue
+        older = node_slot[node]
         for _, target, data in graph.out_edges(node, data=True):
-            if data.get("kind") in LINEAGE_EDGES and target in node_slot:
-                a, b = root(node_slot[node]), root(node_slot[target])
-                if a in parent and b in parent and a != b:
-                    parent[max(a, b)] = min(a, b)
-    members: dict[Slot, list[Slot]] = {}
-    for slot in sorted(texts):
-        members.setdefault(root(slot), []).append(slot)
-    lineages: list[list[Slot]] = []
-    for slots in members.values():
-        ordinals = [ordinal for ordinal, _ in slots]
-        if len(set(ordinals)) == len(ordinals):
-            lineages.append(slots)
-            continue
-        by_number: dict[RuleNumber, list[Slot]] = {}
-        for slot in slots:
-            by_number.setdefault(slot[1], []).append(slot)
-        lineages += by_number.values()
-    return sorted(lineages, key=lambda slots: (slots[-1][1], slots[-1][0], slots[0]))
+            newer = node_slot.get(target)
+            if data.get("kind") not in LINEAGE_EDGES or newer is None or newer == older or older not in texts \
+                    or newer not in texts or newer[0] <= older[0]:
+                continue
+            similarity = 1.0 if data.get("kind") == "next_version" else data.get("similarity", 0.0)
+            links.add(((newer[0] - older[0], newer[1] != older[1], -similarity), older, newer))
+    return links
 
 
 def _add_group(groups: list[Group], documents: list[Document], game: str, lang: str, labels: list[str],

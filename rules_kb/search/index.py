@@ -7,6 +7,8 @@ Layout under ``<docs_dir>/search-index/`` (``INDEX_DIR``):
 * ``vocab.json``: the Japanese vocabulary the query segmenter walks (``segment.py``).
 * ``words.json``: English words and how many texts hold each, fetched only when a query word
   finds nothing (typo correction, the nearest terms offered for an empty result).
+* ``forms.json``: each English word's other inflections the rules print (cast: casting;
+  declare: declared, declaring), loaded with the vocabulary: a query word also finds its forms.
 * ``p/NNN.json``: postings, sharded by a hash of the term; each term maps to a flat list
   ``[doc delta, weight, ...]``. A query fetches only the shards of its terms.
 * ``g/NNN.json``: per ``GROUPS_PER_SHARD`` groups, their URLs, versions and texts, fetched only
@@ -42,7 +44,7 @@ from rules_kb.tokens import tokenize
 
 __all__ = ["INDEX_DIR", "build_index_files", "shard_of", "write_search_index"]
 
-FORMAT = 3  # 3: meta.json carries the query grammar (segment.browser_grammar)
+FORMAT = 4  # 3: meta.json carries the query grammar (segment.browser_grammar); 4: forms.json
 GROUPS_PER_SHARD = 8
 SHARD_TARGET_BYTES = 48_000  # postings shard size aimed at (raw JSON, estimated): few files, a few per query
 K1, B = 1.2, 0.75
@@ -74,8 +76,8 @@ def write_search_index(knowledge: Knowledge, docs_dir: Path) -> None:
 def build_index_files(knowledge: Knowledge) -> dict[str, bytes]:
     """Every index file, by path relative to the index folder, as bytes (byte-identical across runs)."""
     groups, documents, version_lists = collect(knowledge)
-    doc_terms, title_terms, surfaces = _terms_of(groups, documents)
-    postings = _postings(groups, documents, doc_terms, title_terms)
+    doc_terms, title_terms, context_terms, surfaces = _terms_of(groups, documents)
+    postings = _postings(groups, documents, doc_terms, title_terms, context_terms)
     shard_count = _shard_count(postings)
     files: dict[str, bytes] = {}
     shards: list[dict[str, list[int]]] = [{} for _ in range(shard_count)]
@@ -87,43 +89,62 @@ def build_index_files(knowledge: Knowledge) -> dict[str, bytes]:
         files[f"g/{start // GROUPS_PER_SHARD:03d}.json"] = _dump(_group_shard(groups, documents, start))
     files["vocab.json"] = _dump(_vocabulary(surfaces))
     files["words.json"] = _dump(_words(postings))
+    files["forms.json"] = _dump(word_forms(postings))
     files["meta.json"] = _dump(_meta(groups, documents, version_lists, shard_count))
     return files
 
 
 def _terms_of(groups: list[Group], documents: list[Document]) -> tuple[list[list[str]], list[list[list[str]]],
-                                                                      Counter]:
+                                                                      list[list[list[str]]], Counter]:
     """Each document's term sequence ("" where punctuation breaks it), its names' (title, glossary
-    terms pointing at it), and the Japanese surfaces seen."""
+    terms pointing at it), the headings above it, and the Japanese surfaces seen."""
     surfaces: Counter = Counter()
     texts: list[list[str]] = []
     titles: list[list[list[str]]] = []
+    contexts: list[list[list[str]]] = []
     glossary = {group.versions[0][2]: group.terms for group in groups if group.terms}
-    headings = {(groups[d.group].game, groups[d.group].lang, d.number): d.title for d in documents if d.title}
+    headings = {(groups[d.group].game, groups[d.group].lang, label, d.number): d.title
+                for d in documents if d.title for label in d.versions}
     for doc_id, document in enumerate(documents):
         group = groups[document.group]
         lang = group.lang
         texts.append(_term_sequence(document.text, lang, surfaces))
         names = [document.title] if document.title else []
-        if (heading := _defining_heading(document.number, headings, group.game, lang)) is not None:
+        if (heading := _defining_heading(document, headings, group.game, lang)) is not None:
             names.append(heading)
         names += document.names  # what the text says it is called
         names += glossary.get(doc_id, [])  # a glossary entry names the rule it points to
         titles.append([_term_sequence(name, lang, Counter()) for name in names])
-    return texts, titles, surfaces
+        above = [headings.get((group.game, lang, document.versions[-1], number)) for number in _above(document.number)]
+        contexts.append([_term_sequence(title, lang, Counter()) for title in above if title and title not in names])
+    return texts, titles, contexts, surfaces
+
+
+_NUMBER_PARTS = re.compile(r"^(\d+)(?:\.(\d+)([a-z]*))?$")
+
+
+def _above(number: str) -> list[str]:
+    """The numbers a rule sits under: 702.7b under 702.7 and 702, 510.4 under 510."""
+    match = _NUMBER_PARTS.match(number)
+    if match is None or match.group(2) is None:
+        return []
+    section, rule, letter = match.groups()
+    return [f"{section}.{rule}", section] if letter else [section]
 
 
 _FIRST_UNDER = re.compile(r"^(\d+)\.1$|^(\d+\.\d+)a$")
 
 
-def _defining_heading(number: str, headings: dict, game: str, lang: str) -> str | None:
+def _defining_heading(document: Document, headings: dict, game: str, lang: str) -> str | None:
     """The heading a first rule defines: 106.1 under 106 文明 ("…における文明には…の５種類"),
     702.2a under 702.2 Deathtouch ("Deathtouch is a static ability."). The first rule under a
-    heading is where both games say what the heading means, so it carries the heading's words."""
-    match = _FIRST_UNDER.match(number)
+    heading is where both games say what the heading means, so it carries the heading's words:
+    the heading printed beside it, in the newest release printing this wording (a number reused
+    for another rule has another heading: 309 was Declare Blockers Step in 2008, Dungeons today)."""
+    match = _FIRST_UNDER.match(document.number)
     if match is None:
         return None
-    return headings.get((game, lang, match.group(1) or match.group(2)))
+    return headings.get((game, lang, document.versions[-1], match.group(1) or match.group(2)))
 
 
 def _term_sequence(text: str, lang: str, surfaces: Counter) -> list[str]:
@@ -165,18 +186,22 @@ def _counts(terms: list[str]) -> Counter:
 
 
 def _postings(groups: list[Group], documents: list[Document], doc_terms: list[list[str]],
-              title_terms: list[list[list[str]]]) -> dict[str, list]:
+              title_terms: list[list[list[str]]], context_terms: list[list[list[str]]]) -> dict[str, list]:
     """term → [(doc, integer BM25 weight)]: words, adjacent pairs and ``cites:``, statistics per language.
 
     A title's terms count ``TITLE_BOOST`` times more, so that a heading named like the query
-    (``deathtouch``, 勝利条件) comes before the rules that merely use the word.
+    (``deathtouch``, 勝利条件) comes before the rules that merely use the word. The headings a
+    rule sits under count once: 510.4 ("…first strike…") is in 510 Combat Damage Step, 810.4
+    ("Each team has a shared life total") in 810 Two-Headed Giant Variant, as a judge reads them.
     """
     counts: list[Counter] = []
-    for document, terms, title in zip(documents, doc_terms, title_terms, strict=True):
+    for document, terms, title, context in zip(documents, doc_terms, title_terms, context_terms, strict=True):
         counter = _counts(terms)
         for _ in range(TITLE_BOOST - 1):
             for name in title:
                 counter.update(_counts(name))
+        for heading in context:
+            counter.update(term for term in _counts(heading) if term[0] != "=")
         counter.update(f"cites:{number}" for number in document.cites)
         counts.append(counter)
     by_lang: dict[str, list[int]] = defaultdict(list)
@@ -273,6 +298,41 @@ def _words(postings: dict[str, list]) -> dict[str, int]:
     Loaded only when a query word finds nothing."""
     return {term: len(entries) for term, entries in sorted(postings.items())
             if term.isascii() and term.isalpha() and len(term) >= 3}
+
+
+def word_forms(postings: dict[str, list]) -> dict[str, list[str]]:
+    """English word → its other inflections in the texts, from the texts' own words: a word
+    ending -ing or -ed joins the word it is made from when the rules print that word too
+    (casting → cast, declared → declare, hitting → hit, copied → copy); ``blocker`` stays apart
+    (a noun of its own). The words are the texts' words, so nothing here is tuned to a query."""
+    words = {term for term in postings if term.isascii() and term.isalpha()}
+    families: dict[str, list[str]] = defaultdict(list)
+    for word in sorted(words):
+        base = next((stem for stem in _stems_of(word) if stem in words), None)
+        if base is not None:
+            families[base].append(word)
+    forms: dict[str, list[str]] = {}
+    for base, inflected in sorted(families.items()):
+        family = [base, *inflected]
+        for word in family:
+            forms[word] = [other for other in family if other != word]
+    return dict(sorted(forms.items()))
+
+
+def _stems_of(word: str) -> list[str]:
+    """The words ``word`` may be an inflection of, likeliest first."""
+    stems: list[str] = []
+    for ending, minimum in (("ing", 6), ("ed", 5)):
+        if word.endswith(ending) and len(word) >= minimum:
+            root = word[:-len(ending)]
+            stems += [root, root + "e"] if ending == "ing" else [root, word[:-1]]
+            if ending == "ed" and root.endswith("i"):
+                stems.append(root[:-1] + "y")
+            if len(root) > 2 and root[-1] == root[-2] and root[-1] not in "aeiouls":
+                stems.append(root[:-1])
+    if word.endswith(("che", "she", "xe", "sse", "ze")):  # english_term's "matches" is "matche"
+        stems.append(word[:-1])
+    return [stem for stem in stems if len(stem) >= 3]
 
 
 def _group_shard(groups: list[Group], documents: list[Document], start: int) -> dict:

@@ -6,8 +6,10 @@
 2. ``cites:603.2e`` lists the texts citing the rule.
 3. Otherwise the query is segmented (``segment.py``) into word terms (an English word no text
    holds corrected to the nearest one that does), adjacent pairs and the whole-text term;
-   each document scores the sum of its integer weights for them times the square of the
-   number of distinct query words it holds (a text with every word beats one that repeats a
+   a query word also finds the other inflections the texts print (``forms.json``: casting finds
+   cast at 3/5 of the weight; a pair the same, one side inflected), a document taking the best
+   of a word's forms; each document scores the sum of its integer weights times the square of
+   the number of distinct query words it holds (a text with every word beats one that repeats a
    few), scaled down 10% for a wording that is no longer its rule's newest and 50% for a rule
    gone from its game's newest version. A group (rule lineage) takes its best document's
    score and shows, of its documents scoring at least half of that, the current one, else the
@@ -23,6 +25,7 @@ from pathlib import Path
 
 from rules_kb.search.segment import (
     CITES,
+    FORM_WEIGHT,
     NEAREST_COUNT,
     NEAREST_EDITS,
     SNIPPET_BEFORE,
@@ -90,6 +93,10 @@ class SearchIndex:
     def words(self) -> dict[str, int]:
         return self._load("words.json")
 
+    @cached_property
+    def forms(self) -> dict[str, list[str]]:
+        return self._load("forms.json")
+
     def postings(self, term: str) -> list[int]:
         return self._load(f"p/{shard_of(term, self.meta['shards']):03d}.json").get(term, [])
 
@@ -147,8 +154,12 @@ def answer(index: SearchIndex, query: str, *, game: str | None = None, lang: str
         tokens = _corrected(index, index.tokens(query), notes)
         terms, pairs = query_terms(tokens)
         matched: dict[int, int] = {}
-        _accumulate(index, [term for term in terms if is_content(term)], matched, count=True)
-        _accumulate(index, terms + pairs, scores)
+        for term in terms + pairs:
+            best = _best_of_forms(index, variants(term, index.forms))
+            for doc_id, weight in best.items():
+                scores[doc_id] = scores.get(doc_id, 0) + weight
+                if term in terms and is_content(term):
+                    matched[doc_id] = matched.get(doc_id, 0) + 1
         scores = {doc_id: raw * matched.get(doc_id, 1) ** 2 for doc_id, raw in scores.items()}
     if version is not None:  # the CLI's --version: only wordings printed in that version count
         scores = {d: s for d, s in scores.items() if allowed[meta["groupLanguage"][meta["docGroup"][d]]]
@@ -218,14 +229,41 @@ def _printed_in(index: SearchIndex, doc_id: int, version: str) -> bool:
     return any(label == version and doc == doc_id for label, _, doc in record["versions"])
 
 
-def _accumulate(index: SearchIndex, terms: list[str], scores: dict[int, int], *, count: bool = False) -> None:
-    """Add each term's weights (or 1 per term, ``count``) to the documents holding it."""
+def variants(term: str, forms: dict[str, list[str]]) -> list[tuple[str, bool]]:
+    """(term, exact) for a query term and its inflections: a word's forms, a pair with either
+    side inflected (never both); the whole-text term as typed."""
+    if term.startswith("="):
+        return [(term, True)]
+    if " " not in term:
+        return [(term, True)] + [(form, False) for form in forms.get(term, [])]
+    first, second = term.split(" ", 1)
+    return ([(term, True)] + [(f"{form} {second}", False) for form in forms.get(first, [])]
+            + [(f"{first} {form}", False) for form in forms.get(second, [])])
+
+
+def _best_of_forms(index: SearchIndex, options: list[tuple[str, bool]]) -> dict[int, int]:
+    """Each document's best weight over a term's variants, an inflection's taken at FORM_WEIGHT."""
+    best: dict[int, int] = {}
+    share, whole = FORM_WEIGHT
+    for term, exact in options:
+        flat = index.postings(term)
+        doc_id = 0
+        for position in range(0, len(flat), 2):
+            doc_id += flat[position]
+            weight = flat[position + 1] if exact else flat[position + 1] * share // whole
+            if weight > best.get(doc_id, 0):
+                best[doc_id] = weight
+    return best
+
+
+def _accumulate(index: SearchIndex, terms: list[str], scores: dict[int, int]) -> None:
+    """Add each term's weights to the documents holding it."""
     for term in terms:
         flat = index.postings(term)
         doc_id = 0
         for position in range(0, len(flat), 2):
             doc_id += flat[position]
-            scores[doc_id] = scores.get(doc_id, 0) + (1 if count else flat[position + 1])
+            scores[doc_id] = scores.get(doc_id, 0) + flat[position + 1]
 
 
 def adjusted(meta: dict, doc_id: int, raw: int) -> int:

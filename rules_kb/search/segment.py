@@ -44,14 +44,21 @@ STOP_WORDS = frozenset((
     "is", "it", "its", "many", "much", "of", "on", "or", "that", "the", "this", "to", "what", "when", "where",
     "which", "who", "why", "will", "with"))
 PLAIN_ENDINGS = ("ss", "us", "is", "'s")  # words ending so are not plurals (pass, status, this, player's)
+# Negations the rules print both ways ("doesn't use the stack", "does not use the stack"): a word
+# with this ending, or one of these words, is the term "not", so either spelling meets the other.
+NEGATION_ENDING, NEGATION_WORDS, NEGATION_TERM = "n't", ("cannot",), "not"
+FORM_WEIGHT = (3, 5)  # another inflection of a query word weighs 3/5 of its weight (integers: Python = JavaScript)
 
 
 def english_term(word: str) -> str:
     """A folded English word's term: a plural or third person ``-s`` taken off, nothing more.
 
     ``mulligans`` meets ``mulligan`` and ``declares`` meets ``declare``, while ``blocker`` and
-    ``blocked`` stay apart from ``block`` (no stemming beyond the final ``s``).
+    ``blocked`` stay apart from ``block`` (no stemming beyond the final ``s``; the index's word
+    families join inflections at query time). A negation, ``doesn't`` or ``cannot``, is ``not``.
     """
+    if word.endswith(NEGATION_ENDING) or word in NEGATION_WORDS:
+        return NEGATION_TERM
     if len(word) < 4 or not word.isalpha() or not word.isascii() or word.endswith(PLAIN_ENDINGS):
         return word
     if word.endswith("ies"):
@@ -264,6 +271,8 @@ def browser_grammar() -> dict:
         },
         "quotes": sorted(QUOTES_FOLDED),
         "plainEndings": list(PLAIN_ENDINGS),
+        "formWeight": list(FORM_WEIGHT),
+        "negation": {"ending": NEGATION_ENDING, "words": list(NEGATION_WORDS), "term": NEGATION_TERM},
         "unknownCost": UNKNOWN_COST,
         "maxSurface": MAX_SURFACE,
         "wholeMax": WHOLE_MAX,

@@ -15,7 +15,7 @@
   // of rules_kb/search/segment.py and query.py, spelt for JavaScript by rules_kb/jsregex.py.
   let JAPANESE_CHAR, ENGLISH_TOKEN, WORD_CHAR, RULE_NUMBER, RUN_TOGETHER, CITES, QUOTES;
   let PLAIN_ENDINGS, NEAREST_EDITS, NEAREST_COUNT, UNKNOWN_COST, MAX_SURFACE, WHOLE_MAX;
-  let SNIPPET_BEFORE, SNIPPET_LENGTH;
+  let SNIPPET_BEFORE, SNIPPET_LENGTH, NEGATION, FORM_WEIGHT;
   const PAGE_RESULTS = 10;  // results on one page (the CLI's --limit default)
 
   function useGrammar(grammar) {
@@ -28,6 +28,8 @@
     CITES = pattern("cites");
     QUOTES = new RegExp("[" + grammar.quotes.join("") + "]", "gu");
     PLAIN_ENDINGS = grammar.plainEndings;
+    NEGATION = grammar.negation;
+    FORM_WEIGHT = grammar.formWeight;
     NEAREST_EDITS = grammar.nearestEdits;
     NEAREST_COUNT = grammar.nearestCount;
     UNKNOWN_COST = grammar.unknownCost;
@@ -54,6 +56,7 @@
   }
 
   function englishTerm(word) {
+    if (word.endsWith(NEGATION.ending) || NEGATION.words.includes(word)) return NEGATION.term;
     if (word.length < 4 || !/^[a-z]+$/i.test(word) || PLAIN_ENDINGS.some(function (e) { return word.endsWith(e); })) {
       return word;
     }
@@ -260,10 +263,12 @@
   Index.prototype.open = function () {
     const self = this;
     if (!this.ready) {
-      this.ready = Promise.all([this.load("meta.json"), this.load("vocab.json")]).then(function (loaded) {
+      this.ready = Promise.all([this.load("meta.json"), this.load("vocab.json"), this.load("forms.json")])
+        .then(function (loaded) {
         self.meta = loaded[0];
         useGrammar(self.meta.grammar);
         self.vocabulary = loaded[1];
+        self.forms = new Map(Object.entries(loaded[2]));
         self.stopWords = new Set(self.meta.stopWords);
         self.byNumber = new Map();
         self.meta.groupNumber.forEach(function (number, group) {
@@ -330,6 +335,17 @@
     }
     ranked.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
     return ranked;
+  }
+
+  function variants(term, forms) {  // query.py's variants
+    if (term.startsWith("=")) return [[term, true]];
+    const space = term.indexOf(" ");
+    if (space < 0) return [[term, true]].concat((forms.get(term) || []).map(function (f) { return [f, false]; }));
+    const first = term.slice(0, space);
+    const second = term.slice(space + 1);
+    return [[term, true]]
+      .concat((forms.get(first) || []).map(function (f) { return [f + " " + second, false]; }))
+      .concat((forms.get(second) || []).map(function (f) { return [first + " " + f, false]; }));
   }
 
   function trivial(surface) {
@@ -446,14 +462,27 @@
       terms = found.terms;
       wanted = found.terms.concat(found.pairs);
     }
-    const lists = await Promise.all(wanted.map(function (term) { return index.postings(term); }));
+    // query.py: each term's variants (its inflections, a pair with one side inflected), a document
+    // taking the best of them; an inflection weighs FORM_WEIGHT of the typed word.
+    const choices = wanted.map(function (term) { return cites ? [[term, true]] : variants(term, index.forms); });
+    const lists = await Promise.all(choices.map(function (list) {
+      return Promise.all(list.map(function (option) { return index.postings(option[0]); }));
+    }));
     const matched = new Map();
-    lists.forEach(function (flat, k) {
+    lists.forEach(function (flats, k) {
       const isWord = k < terms.length && isContent(terms[k]);
-      let doc = 0;
-      for (let position = 0; position < flat.length; position += 2) {
-        doc += flat[position];
-        scores.set(doc, (scores.get(doc) || 0) + flat[position + 1]);
+      const best = new Map();
+      flats.forEach(function (flat, v) {
+        const exact = choices[k][v][1];
+        let doc = 0;
+        for (let position = 0; position < flat.length; position += 2) {
+          doc += flat[position];
+          const weight = exact ? flat[position + 1] : Math.floor(flat[position + 1] * FORM_WEIGHT[0] / FORM_WEIGHT[1]);
+          if (weight > (best.get(doc) || 0)) best.set(doc, weight);
+        }
+      });
+      for (const [doc, weight] of best) {
+        scores.set(doc, (scores.get(doc) || 0) + weight);
         if (isWord) matched.set(doc, (matched.get(doc) || 0) + 1);
       }
     });
@@ -516,6 +545,18 @@
     return node;
   }
 
+  // The other releases printing the rule, in a few words: "also in 2009-07-08 – 2026-01-16, 86 releases",
+  // the two ends linked (hit.also is newest first); "every version" lists them all.
+  function alsoIn(index, also) {
+    const link = function (version) {
+      const a = element("a", "", version[0]);
+      a.href = index.url(version[1]);
+      return a;
+    };
+    if (also.length === 1) return ["also in ", link(also[0])];
+    return ["also in ", link(also[also.length - 1]), " – ", link(also[0]), ", " + also.length + " releases"];
+  }
+
   function renderHit(index, hit, position) {
     const item = element("li", "rk-hit");
     item.id = "rk-hit-" + position;
@@ -535,14 +576,7 @@
     item.append(text);
     const more = element("p", "rk-more");
     if (hit.also.length) {
-      more.append("also in ");
-      hit.also.slice(0, 8).forEach(function (v, k) {
-        if (k) more.append(", ");
-        const a = element("a", "", v[0]);
-        a.href = index.url(v[1]);
-        more.append(a);
-      });
-      if (hit.also.length > 8) more.append(" and " + (hit.also.length - 8) + " more");
+      more.append.apply(more, alsoIn(index, hit.also));
       more.append(" · ");
     }
     const all = element("a", "rk-rule", "every version");
@@ -570,6 +604,11 @@
     lang.value = params.get("lang") || "";
     let sequence = 0;
     let selected = -1;
+    let pages = 1;  // pages of PAGE_RESULTS shown; "more results" adds one, a new query starts again
+    const moreButton = element("button", "rk-more-results", "more results");
+    moreButton.type = "button";
+    moreButton.hidden = true;
+    list.after(moreButton);
 
     function select(position) {
       const items = list.querySelectorAll(".rk-hit");
@@ -580,7 +619,8 @@
       items[selected].scrollIntoView({ block: "nearest" });
     }
 
-    async function run() {
+    async function run(event) {
+      if (event !== undefined && event.type !== "more") pages = 1;
       const mine = ++sequence;
       const query = input.value;
       const state = new URLSearchParams();
@@ -597,15 +637,16 @@
       const started = performance.now();
       let found;
       try {
-        found = await answer(index, query, { game: game.value, lang: lang.value, limit: PAGE_RESULTS });
+        found = await answer(index, query, { game: game.value, lang: lang.value, limit: PAGE_RESULTS * pages + 1 });
       } catch (error) {
         if (mine === sequence) status.textContent = window.location.protocol === "file:" ? FROM_FILES
           : "The search index could not be loaded (" + error.message + ").";
         return;
       }
-      const hits = found.hits;
       if (mine !== sequence) return;
+      const hits = found.hits.slice(0, PAGE_RESULTS * pages);  // one more was asked for: is there a next page?
       list.replaceChildren.apply(list, hits.map(function (hit, k) { return renderHit(index, hit, k); }));
+      moreButton.hidden = found.hits.length <= hits.length;
       selected = -1;
       const count = hits.length ? hits.length + (hits.length === 1 ? " result" : " results") : "nothing found";
       status.textContent = [count].concat(found.notes).join(" · ");
@@ -613,8 +654,13 @@
       if (root.dataset.firstResults === undefined) root.dataset.firstResults = String(finished);
       root.dataset.lastQueryMs = String(finished - started);
       root.dataset.done = String(mine);
-      if (hits.length) select(0);
+      if (hits.length) select(event !== undefined && event.type === "more" ? PAGE_RESULTS * (pages - 1) : 0);
     }
+
+    moreButton.addEventListener("click", function () {
+      pages += 1;
+      run({ type: "more" });
+    });
 
     input.addEventListener("input", run);
     game.addEventListener("change", run);
