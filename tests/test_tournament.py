@@ -115,3 +115,17 @@ def test_section_links_pinned_by_date_and_unknown_reported(knowledge):
     assert [p.message for p in linked.problems] == ["no section 12.1 in MTR"]
     before = link_note("IPG 2.1", "text", LinkOptions(as_of="2020-01-01"), index)
     assert before.problems[0].message == "no version of IPG 2.1 in force on 2020-01-01 in the corpus"
+
+
+@pytest.mark.parametrize("query, first", [
+    ("hidden card error", "IPG 2.3"),
+    ("missed trigger penalty", "IPG 2.1"),
+    ("過剰なカードを引いた", "競技イベント運営ルール 10.3"),
+    ("outside assistance", "IPG 3.2"),
+])
+def test_search_finds_sections_beside_rules(cli, query, first):
+    code, out, err = cli("search", query, "--json")
+    assert code == 0, err
+    hits = json.loads(out)["results"] if isinstance(json.loads(out), dict) else json.loads(out)
+    assert hits[0]["number"] == first
+    assert hits[0]["url"].startswith(("/mtg/ipg/", "/dm/competition/"))

@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from rules_kb.assemble.knowledge import Knowledge
+from rules_kb.games import document_kind
 from rules_kb.kb.ids import rule_id, text_id
-from rules_kb.links import pinned_rule, rule_page
-from rules_kb.model import RuleText
+from rules_kb.links import pinned_rule, pinned_section, rule_page, section_page
+from rules_kb.model import RuleText, Section
 from rules_kb.numbers import RuleNumber
 from rules_kb.refs import find_references
 
@@ -43,11 +44,12 @@ class Document:
 
 @dataclass
 class Group:
-    """One rule lineage in one game and language, under its newest number."""
+    """One rule lineage in one game and language, under its newest number; or one section of a
+    tournament document, under its document and number (``IPG 2.3``)."""
 
     game: str
     lang: str
-    number: RuleNumber
+    number: RuleNumber | str
     rule_url: str
     versions: list[tuple[str, str, int]] = field(default_factory=list)  # (label, pinned url, doc), newest first
     current: bool = False  # printed in the newest version of its game and language
@@ -89,7 +91,42 @@ def collect(knowledge: Knowledge) -> tuple[list[Group], list[Document], dict[tup
             _add_group(groups, documents, game, lang, labels, [(slot, texts[slot]) for slot in slots])
     _attach_terms(knowledge, groups, where)
     _count_citations(knowledge, groups)
+    _add_sections(knowledge, groups, documents)
     return groups, documents, version_lists
+
+
+def section_search_text(section: Section) -> str:
+    """A tournament section as a reader remembers it: its title, its text and every part."""
+    parts = [section.title, section.text, *(part.text for part in section.parts if part.label != "penalty")]
+    return "\n".join(part for part in parts if part)
+
+
+def _add_sections(knowledge: Knowledge, groups: list[Group], documents: list[Document]) -> None:
+    """Each tournament section is a result of its own (``IPG 2.3``), each wording a version had a
+    document, ranked in its game and language beside the rules: one ranking for both."""
+    sections = knowledge.catalog.sections
+    for game, document, lang in sections.documents():
+        kind = document_kind(game, document)
+        labels = sections.labels(game, document, lang)
+        numbers = dict.fromkeys(n for label in labels for n in sections.sections_in(game, document, lang, label))
+        for number in numbers:
+            group = Group(game, lang, f"{kind.short} {number}", section_page(game, document, number))
+            by_text: dict[str, int] = {}
+            for ordinal, label in enumerate(labels):
+                section = sections.sections_in(game, document, lang, label).get(number)
+                if section is None:
+                    continue
+                text = section_search_text(section)
+                if text not in by_text:
+                    by_text[text] = len(documents)
+                    documents.append(Document(len(groups), text, group.number, section.title,
+                                              names=[section.name] if section.name else []))
+                doc_id = by_text[text]
+                documents[doc_id].versions.append(label)
+                documents[doc_id].newest = ordinal
+                group.versions.insert(0, (label, pinned_section(game, document, label, number), doc_id))
+            group.current = group.versions[0][0] == labels[-1]
+            groups.append(group)
 
 
 def _lineages(knowledge: Knowledge, game: str, lang: str, labels: list[str],
