@@ -83,7 +83,10 @@ def current_expectations(index, queries: list[Query], as_of: dict | None = None)
 
 
 def result_ids(hits: list[dict]) -> list[str]:
-    return [f"{h['game']}/{h['lang']}/{h['number']}" for h in hits]
+    """``game/lang/number`` of a rule; ``document:section`` of a tournament section (``ipg:2.3``,
+    read from its permalink, ``/mtg/ipg/2024-09-23/#2.3``), as the query files name them."""
+    return [f"{h['url'].split('/')[2]}:{h['number'].rsplit(' ', 1)[-1]}" if " " in h["number"]
+            else f"{h['game']}/{h['lang']}/{h['number']}" for h in hits]
 
 
 @pytest.fixture(scope="session")
