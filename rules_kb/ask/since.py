@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rules_kb.compare.align import Scope
-from rules_kb.compare.changes import RowChange, compare_texts, compare_versions
+from rules_kb.compare.align import Scope, align_versions
+from rules_kb.compare.changes import RowChange, compare_texts, row_of
 from rules_kb.compare.kinds import EDITORIAL, IN_PLACE, MOVED, REMOVED, RENUMBERED_REFERENCE, SPLIT, SUBSTANTIVE
 from rules_kb.model import BEFORE, RuleText
 from rules_kb.numbers import RuleNumber
@@ -56,26 +56,66 @@ class Trail:
 
 def trail_since(knowledge: Knowledge, game: str, lang: str, label: str, number: RuleNumber) -> Trail:
     """Follow ``number`` of version ``label`` forward to the newest version of ``game``/``lang``."""
-    catalog = knowledge.catalog
-    (first, *_) = catalog.rules_in(game, lang, label)[number]
-    labels = catalog.version_labels(game, lang)
-    current, text, previous, steps = number, first, label, []
-    for later in labels[labels.index(label) + 1:]:
-        info = catalog.versions[(game, lang, later)]
-        if later.startswith(BEFORE) or (not info.complete and current not in catalog.rules_in(game, lang, later)):
-            continue
-        comparison = compare_versions(catalog, game, lang, previous, later, knowledge.forced, Scope(rule=current))
-        row = next((r for r in comparison.rows if r.pair.old is not None and r.pair.old.number == current), None)
-        if row is None:  # a partial version that does not print it: nothing known there
-            continue
-        pair = row.pair
-        if pair.kind in (SPLIT, REMOVED):
-            steps.append(Step(later, info.date, pair.kind, None, str(current), tuple(map(str, pair.targets))))
-            return Trail(first, None, tuple(steps), labels[-1])
-        if pair.kind == MOVED or row.text_class != UNCHANGED:
-            steps.append(Step(later, info.date, pair.kind, row.text_class, str(pair.new.number)))
-        current, text, previous = pair.new.number, pair.new, later
-    return Trail(first, text, tuple(steps), labels[-1])
+    return Follower(knowledge, game, lang).trail(label, number)
+
+
+class Follower:
+    """Follows texts of one game and language forward, remembering every trail it made: a note's
+    citations of one rule share their trails, and the site's audit data follows every text.
+
+    ``whole`` aligns each pair of versions once, whole (every text of a release is followed); else
+    each step aligns only the stretch of the rule followed (a few citations).
+    """
+
+    def __init__(self, knowledge: Knowledge, game: str, lang: str, whole: bool = False) -> None:
+        self.knowledge, self.game, self.lang, self.whole = knowledge, game, lang, whole
+        self.labels = knowledge.catalog.version_labels(game, lang)
+        self.trails: dict[tuple[str, RuleNumber], Trail] = {}
+        self.alignments: dict[tuple[str, str], dict] = {}
+
+    def trail(self, label: str, number: RuleNumber) -> Trail:
+        """The trail of ``number`` in ``label``: its next step, then the trail of where it went."""
+        key = (label, number)
+        if key not in self.trails:
+            self.trails[key] = self._follow(label, number)
+        return self.trails[key]
+
+    def _follow(self, label: str, number: RuleNumber) -> Trail:
+        catalog = self.knowledge.catalog
+        (first, *_) = catalog.rules_in(self.game, self.lang, label)[number]
+        for later in self.labels[self.labels.index(label) + 1:]:
+            info = catalog.versions[(self.game, self.lang, later)]
+            if later.startswith(BEFORE) or (not info.complete and number not in catalog.rules_in(
+                    self.game, self.lang, later)):
+                continue
+            pair = self._pair(label, later, number)
+            if pair is None:  # a partial version that does not print it: nothing known there
+                continue
+            if pair.kind in (SPLIT, REMOVED):
+                step = Step(later, info.date, pair.kind, None, str(number), tuple(map(str, pair.targets)))
+                return Trail(first, None, (step,), self.labels[-1])
+            text_class = UNCHANGED if same_text(pair.old, pair.new) else row_of(pair, self.lang, self.game).text_class
+            rest = self.trail(later, pair.new.number)
+            if pair.kind == MOVED or text_class != UNCHANGED:
+                step = Step(later, info.date, pair.kind, text_class, str(pair.new.number))
+                return Trail(first, rest.last, (step, *rest.steps), rest.newest)
+            return Trail(first, rest.last, rest.steps, rest.newest)
+        return Trail(first, first, (), self.labels[-1])
+
+    def _pair(self, old: str, new: str, number: RuleNumber):
+        catalog, forced = self.knowledge.catalog, self.knowledge.forced
+        if not self.whole:
+            alignment = align_versions(catalog, self.game, self.lang, old, new, forced, Scope(rule=number))
+            return next((p for p in alignment.pairs if p.old is not None and p.old.number == number), None)
+        if (old, new) not in self.alignments:
+            alignment = align_versions(catalog, self.game, self.lang, old, new, forced)
+            self.alignments[(old, new)] = {p.old.number: p for p in alignment.pairs if p.old is not None}
+        return self.alignments[(old, new)].get(number)
+
+
+def same_text(old: RuleText, new: RuleText) -> bool:
+    """Identical words and examples: unchanged without a diff (most texts of most releases)."""
+    return old.text == new.text and [e.text for e in old.examples] == [e.text for e in new.examples]
 
 
 @dataclass(frozen=True)
