@@ -32,7 +32,10 @@ def audit_text(name: str, findings: Sequence[Finding]) -> str:
     counts = _counts(findings)
     told = [f"{n} {_COUNTED[v]}" for v, n in counts.items() if v in _COUNTED and n]
     left = [f"{n} {v}" for v, n in counts.items() if v not in _COUNTED and n]
-    lines.append("  " + ", ".join(told) + (f"; not audited: {', '.join(left)}" if left else ""))
+    if findings:
+        lines.append("  " + ", ".join(told) + (f"; not audited: {', '.join(left)}" if left else ""))
+    else:
+        lines.append("  no rule reference found")
     if any(f.verdict == "substantive" for f in findings):
         lines.append(f"  {LEGEND}")
     for finding in findings:
