@@ -40,7 +40,8 @@ def audit_site(knowledge, tmp_path_factory):
 def test_the_audit_data_holds_the_commands_verdicts(audit_site):
     record = json.loads((audit_site / "api/mtg/audit/309.json").read_text(encoding="utf-8"))
     # 309.2a as the 2008-02-01 rulings quote it (seed 004, line 14): one run, its verdict and lines.
-    (run,) = [r for r in record["309.2a"] if r[1] == "2008-02-01"]
+    (run,) = [r for r in record["rules"]["309.2a"] if r[1] == "2008-02-01"]
+    assert record["order"]["en"].index("2008-02-01") < record["order"]["en"].index("2008-10-01")
     assert run[:4] == ["en", "2008-02-01", "2008-02-01", "substantive"]
     # the subset's releases after the changes of 2009-07-08, 2018-04-27 (battles) and 2023-04-14 ("they")
     assert run[4][0] == "changed in substance on 2009-07-08, 2019-05-03, 2024-11-08; now 509.1a"

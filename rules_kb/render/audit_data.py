@@ -1,10 +1,12 @@
 """The link page's audit data: for every text of every rule, what ``rules-kb audit`` says of it.
 
 A text says the same thing in every version of a run of identical texts of its number, so one
-verdict serves the run: ``/api/{game}/audit/{section}.json`` maps each number to its runs,
-``[lang, first version, last version, verdict, lines]``, the lines those ``rules-kb audit`` prints
-under a citation (without the word diff). The page finds the citation's version with the link
-page's own resolution and shows those lines: no verdict is computed in the browser.
+verdict serves the run: ``/api/{game}/audit/{section}.json`` holds ``rules``, each number's runs,
+``[lang, first version, last version, verdict, lines]``, the lines ``rules-kb audit`` prints under
+a citation (without the word diff), and ``order``, each language's versions oldest first, the
+order the runs are read in (the link data lists Duel Masters' English versions by date instead).
+The page finds the citation's version with the link page's own resolution and shows those lines:
+no verdict is computed in the browser.
 """
 
 from __future__ import annotations
@@ -54,8 +56,10 @@ def write_audit_data(knowledge: Knowledge, docs_dir: Path) -> None:
     """Every section's audit JSON, under ``docs_dir``."""
     for game in GAMES:
         runs = audit_runs(knowledge, game)
+        order = {lang: knowledge.catalog.version_labels(game, lang) for lang in LANGS
+                 if knowledge.catalog.version_labels(game, lang)}
         for path, group in groupby(sorted(runs), key=lambda number: links.api_audit(game, number)):
-            record = {str(number): runs[number] for number in group}
+            record = {"order": order, "rules": {str(number): runs[number] for number in group}}
             target = docs_dir / path.lstrip("/")  # the site's staging folder: replaced whole, never half-written
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n",

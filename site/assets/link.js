@@ -414,11 +414,12 @@
       }
       return out;
     }
-    // The run of identical texts holding the citation's version, in the order link-data lists versions.
-    function runOf(found, runs) {
-      const order = ofGame(found.game).filter((v) => v.lang === found.lang).map((v) => v.label);
+    // The run of identical texts holding the citation's version, in the order the audit file gives.
+    function runOf(found, record) {
+      const order = (record.order || {})[found.lang] || [];
       const at = order.indexOf(found.version);
-      return (runs || []).find((r) => r[0] === found.lang && order.indexOf(r[1]) <= at && at <= order.indexOf(r[2])) || null;
+      return ((record.rules || {})[found.number] || []).find((r) => r[0] === found.lang && at >= 0 &&
+        order.indexOf(r[1]) <= at && at <= order.indexOf(r[2])) || null;
     }
 
     return {
@@ -553,7 +554,7 @@
         let lines = ["not audited: " + (f.problem === null ? "no audit data for this text" : pageWording(f.problem))];
         let verdict = f.verdict || "unresolved";
         if (f.version !== null) {
-          const run = linker.runOf(f, (await files.get(f.path))[f.number]);
+          const run = linker.runOf(f, await files.get(f.path));
           if (run !== null) [verdict, lines] = [run[3], run[4]];
         }
         counts[verdict] = (counts[verdict] || 0) + 1;
