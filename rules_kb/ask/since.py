@@ -126,6 +126,7 @@ class Outcome:
     now: str | None
     changed_on: tuple[str, ...]  # the versions that changed it in substance (or split or removed it)
     row: RowChange | None  # first text against today's, classed as diff classes a rule kept in place
+    text_class: str | None = None  # the row's class (unchanged, without a row, when the words are the same)
 
 
 def verdict_of(trail: Trail, game: str) -> Outcome:
@@ -133,17 +134,20 @@ def verdict_of(trail: Trail, game: str) -> Outcome:
     another number), substantive (with the versions that changed it), split or removed."""
     if (end := trail.end) is not None:
         return Outcome(end.kind, None, (end.version,), None)
-    row = compare_texts(trail.first, trail.last, game)
+    now = str(trail.last.number)
     moved = trail.last.number != trail.first.number
+    if same_text(trail.first, trail.last):  # the words of today (a third of the site's texts): no diff
+        return Outcome(RENUMBERED if moved else UNCHANGED, now, (), None, UNCHANGED)
+    row = compare_texts(trail.first, trail.last, game)
     text_class = row.text_class
     if text_class == SUBSTANTIVE:
         changed = tuple(s.version for s in trail.steps if s.text_class == SUBSTANTIVE)
         changed = changed or tuple(s.version for s in trail.steps if s.text_class not in (None, UNCHANGED))
-        return Outcome(SUBSTANTIVE, str(trail.last.number), changed, row)
+        return Outcome(SUBSTANTIVE, now, changed, row, text_class)
     if moved:
-        return Outcome(RENUMBERED, str(trail.last.number), (), row)
+        return Outcome(RENUMBERED, now, (), row, text_class)
     verdict = EDITORIAL if text_class in (EDITORIAL, RENUMBERED_REFERENCE) else UNCHANGED
-    return Outcome(verdict, str(trail.last.number), (), row)
+    return Outcome(verdict, now, (), row, text_class)
 
 
 __all__ = ["IN_PLACE", "Outcome", "Step", "Trail", "trail_since", "verdict_of"]

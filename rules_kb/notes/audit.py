@@ -127,7 +127,7 @@ def judged(base: Finding, follower: Follower, number: RuleNumber) -> Finding:
     outcome = verdict_of(trail, follower.game)
     diffs = [d for d in ([outcome.row.diff, *outcome.row.example_diffs] if outcome.row else []) if d is not None]
     return _with(base, verdict=outcome.verdict, now=outcome.now, today=trail.newest, changed_on=outcome.changed_on,
-                 text_class=outcome.row.text_class if outcome.row else None,
+                 text_class=outcome.text_class,
                  changes=tuple(c for d in diffs for c in d.substantive_changes),
                  editorial=tuple(c for d in diffs for c in d.editorial_changes),
                  targets=_targets_today(follower, trail), then_text=trail.first.text,
