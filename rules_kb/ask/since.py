@@ -9,10 +9,11 @@ or a removal ends the trail. ``verdict_of`` sums the trail up against today's te
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
-from rules_kb.compare.align import Scope, align_versions
+from rules_kb.compare.align import Pair, Scope, align_versions
 from rules_kb.compare.changes import RowChange, compare_texts, row_of
 from rules_kb.compare.kinds import EDITORIAL, IN_PLACE, MOVED, REMOVED, RENUMBERED_REFERENCE, SPLIT, SUBSTANTIVE
 from rules_kb.model import BEFORE, RuleText
@@ -34,9 +35,20 @@ class Step:
     version: str
     date: str | None
     kind: str  # in-place, moved, split or removed (compare.kinds placements)
-    text_class: str | None  # unchanged, editorial, renumbered-reference, substantive; None for split/removed
     number: str  # the number after the step (the old one for split and removed)
     targets: tuple[str, ...] = ()  # a split's rules
+    pair: Pair | None = field(default=None, repr=False, compare=False)  # what was compared, when it was kept
+    game: str | None = None
+
+    @cached_property
+    def text_class(self) -> str | None:
+        """unchanged, editorial, renumbered-reference, substantive; None for split and removed. Diffed
+        only when asked: only a verdict of substance dates its changes (the site follows every text)."""
+        if self.pair is None:
+            return None
+        if same_text(self.pair.old, self.pair.new):
+            return UNCHANGED
+        return row_of(self.pair, self.pair.new.lang, self.game).text_class
 
 
 @dataclass(frozen=True)
@@ -92,12 +104,11 @@ class Follower:
             if pair is None:  # a partial version that does not print it: nothing known there
                 continue
             if pair.kind in (SPLIT, REMOVED):
-                step = Step(later, info.date, pair.kind, None, str(number), tuple(map(str, pair.targets)))
+                step = Step(later, info.date, pair.kind, str(number), tuple(map(str, pair.targets)))
                 return Trail(first, None, (step,), self.labels[-1])
-            text_class = UNCHANGED if same_text(pair.old, pair.new) else row_of(pair, self.lang, self.game).text_class
             rest = self.trail(later, pair.new.number)
-            if pair.kind == MOVED or text_class != UNCHANGED:
-                step = Step(later, info.date, pair.kind, text_class, str(pair.new.number))
+            if pair.kind == MOVED or not same_text(pair.old, pair.new):
+                step = Step(later, info.date, pair.kind, str(pair.new.number), pair=pair, game=self.game)
                 return Trail(first, rest.last, (step, *rest.steps), rest.newest)
             return Trail(first, rest.last, rest.steps, rest.newest)
         return Trail(first, first, (), self.labels[-1])

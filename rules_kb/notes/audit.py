@@ -88,19 +88,19 @@ def audit_note(knowledge: Knowledge, index: NoteIndex, text: str, fmt: str, opti
     tag_games = {game for *_, game in tags if game}
     if options.game is None and len(tag_games) == 1:  # a note tagged [CompRules ...] throughout is Magic's
         options = LinkOptions(options.base_url, *tag_games, options.pin, options.as_of)
-    trails: dict = {}
+    followers: dict = {}
     out = []
     for reference in find_in(text, fmt, options):
         if any(start <= reference.start < end for start, end, _, _ in tags):
             continue  # a number inside a date tag
         tag = _tag_for(text, tags, reference.start)
         for number in reference.numbers:
-            out.append(_finding(knowledge, index, text, reference, number, tag, options, trails))
+            out.append(_finding(knowledge, index, text, reference, number, tag, options, followers))
     return out
 
 
 def _finding(knowledge: Knowledge, index: NoteIndex, text: str, reference: NoteReference, number: RuleNumber,
-             tag: tuple[str, str | None] | None, options: LinkOptions, trails: dict) -> Finding:
+             tag: tuple[str, str | None] | None, options: LinkOptions, followers: dict) -> Finding:
     line, column = line_and_column(text, reference.start)
     dated, dated_by = ((reference.version, "version") if reference.version else (tag[0], "tag") if tag
                        else (options.as_of, "as-of") if options.as_of else (None, ""))
@@ -116,9 +116,9 @@ def _finding(knowledge: Knowledge, index: NoteIndex, text: str, reference: NoteR
     version, problem = _version_at(index, game, dated, dated_by, number)
     if problem is not None:
         return _with(base, verdict=UNRESOLVED, problem=problem)
-    if (game, version.lang) not in trails:
-        trails[(game, version.lang)] = Follower(knowledge, game, version.lang)
-    return judged(_with(base, lang=version.lang, version=version.label), trails[(game, version.lang)], number)
+    if (game, version.lang) not in followers:
+        followers[(game, version.lang)] = Follower(knowledge, game, version.lang)
+    return judged(_with(base, lang=version.lang, version=version.label), followers[(game, version.lang)], number)
 
 
 def judged(base: Finding, follower: Follower, number: RuleNumber) -> Finding:
