@@ -78,6 +78,12 @@ def api_history(game: str, number: RuleNumber) -> str:
     return f"/api/{game}/history/{number.section:03d}.json"
 
 
+def api_audit(game: str, number: RuleNumber) -> str:
+    """JSON of what became of every text of a section's numbers, for the link page's audit:
+    ``/api/mtg/audit/309.json`` holds 309.2a's texts, each run of versions with its verdict."""
+    return f"/api/{game}/audit/{number.section:03d}.json"
+
+
 def api_versions(game: str) -> str:
     """JSON index of a game's versions: ``/api/dm/versions.json``."""
     return f"/api/{game}/versions.json"

@@ -124,6 +124,11 @@ def compare_texts(old: RuleText, new: RuleText, game: str | None = None) -> RowC
     return _diff_pair(Pair(IN_PLACE, old, new, 1.0), new.lang, game)
 
 
+def row_of(pair: Pair, lang: str, game: str | None = None) -> RowChange:
+    """One aligned pair diffed and classed, as a comparison row (``audit`` follows a text pair by pair)."""
+    return _diff_pair(pair, lang, game)
+
+
 def _diff_pair(pair: Pair, lang: str, game: str | None = None) -> RowChange:
     if pair.old is None or pair.new is None:
         return RowChange(pair, None, game=game)

@@ -17,6 +17,7 @@ from rules_kb.assemble.knowledge import Knowledge
 from rules_kb.errors import OutputError
 from rules_kb.files import replace_file
 from rules_kb.jsregex import export_pattern
+from rules_kb.notes.audit import DATE_TAG, ENTRY_START, TAG_GAMES
 from rules_kb.notes.index import note_index
 from rules_kb.notes.link import FOOTNOTE_LINE
 from rules_kb.notes.markup import MARK_END, MARK_START, MARK_ZERO, SKIPPED, UNLOCATED
@@ -54,9 +55,11 @@ def link_grammar() -> dict:
         patterns[f"protected_{fmt}"] = export_pattern(protected_pattern(fmt), re.M)
     patterns["footnote_mark"] = export_pattern(FOOTNOTE_MARK, 0)
     patterns["footnote_line"] = export_pattern(FOOTNOTE_LINE.pattern, FOOTNOTE_LINE.flags)
+    patterns["audit_date_tag"] = export_pattern(DATE_TAG.pattern, DATE_TAG.flags)
+    patterns["audit_entry_start"] = export_pattern(ENTRY_START.pattern, ENTRY_START.flags)
     return {
         "patterns": patterns,
-        "tables": {**TABLES, **SECTION_TABLES, "separators": SEPARATORS},
+        "tables": {**TABLES, **SECTION_TABLES, "separators": SEPARATORS, "audit_tag_games": TAG_GAMES},
         "mask": MASK,
         "skipped_elements": sorted(SKIPPED),
         "markers": {"start": MARK_START, "end": MARK_END, "zero": MARK_ZERO},

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rules_kb.ask.since import trail_since, verdict_of
+from rules_kb.ask.since import Follower, verdict_of
 from rules_kb.games import GAME_SHORT_NAMES
 from rules_kb.model import Record
 from rules_kb.notes.index import NoteIndex, NoteVersion
@@ -28,9 +28,9 @@ if TYPE_CHECKING:
 # A date tag closing a ruling or a quoted rule: [CompRules 2008/02/01], [CR 2019-05-03], [DM 2021-09-07].
 DATE_TAG = re.compile(r"\[(?P<word>CompRules|CR|DM|総合ルール)?[ \t]*"
                       r"(?P<y>[0-9]{4})[/.-](?P<m>[0-9]{2})[/.-](?P<d>[0-9]{2})\]")
-_TAG_GAMES = {"CompRules": "mtg", "CR": "mtg", "DM": "dm", "総合ルール": "dm"}
+TAG_GAMES = {"CompRules": "mtg", "CR": "mtg", "DM": "dm", "総合ルール": "dm"}
 # Entries: paragraphs (a blank line between) and list items (a line starting "- ", "* " or "1. ").
-_ENTRY_START = re.compile(r"\n[ \t]*\n|\n(?=[ \t]*(?:[-*+]|[0-9]+[.)])[ \t])")
+ENTRY_START = re.compile(r"\n[ \t]*\n|\n(?=[ \t]*(?:[-*+]|[0-9]+[.)])[ \t])")
 UNDATED, UNRESOLVED = "undated", "unresolved"
 
 
@@ -62,12 +62,12 @@ class Finding(Record):
 
 def date_tags(text: str) -> list[tuple[int, int, str, str | None]]:
     """(start, end, ISO date, game or None) of every date tag."""
-    return [(m.start(), m.end(), f"{m['y']}-{m['m']}-{m['d']}", _TAG_GAMES.get(m["word"] or ""))
+    return [(m.start(), m.end(), f"{m['y']}-{m['m']}-{m['d']}", TAG_GAMES.get(m["word"] or ""))
             for m in DATE_TAG.finditer(text)]
 
 
 def _entry_bounds(text: str, at: int) -> tuple[int, int]:
-    starts = [0] + [m.end() for m in _ENTRY_START.finditer(text)]
+    starts = [0] + [m.end() for m in ENTRY_START.finditer(text)]
     start = max(s for s in starts if s <= at)
     end = min((s for s in starts if s > at), default=len(text))
     return start, end
@@ -88,7 +88,7 @@ def audit_note(knowledge: Knowledge, index: NoteIndex, text: str, fmt: str, opti
     tag_games = {game for *_, game in tags if game}
     if options.game is None and len(tag_games) == 1:  # a note tagged [CompRules ...] throughout is Magic's
         options = LinkOptions(options.base_url, *tag_games, options.pin, options.as_of)
-    trails: dict = {}
+    followers: dict = {}
     out = []
     for reference in find_in(text, fmt, options):
         if isinstance(reference, SectionReference):
@@ -97,12 +97,12 @@ def audit_note(knowledge: Knowledge, index: NoteIndex, text: str, fmt: str, opti
             continue  # a number inside a date tag
         tag = _tag_for(text, tags, reference.start)
         for number in reference.numbers:
-            out.append(_finding(knowledge, index, text, reference, number, tag, options, trails))
+            out.append(_finding(knowledge, index, text, reference, number, tag, options, followers))
     return out
 
 
 def _finding(knowledge: Knowledge, index: NoteIndex, text: str, reference: NoteReference, number: RuleNumber,
-             tag: tuple[str, str | None] | None, options: LinkOptions, trails: dict) -> Finding:
+             tag: tuple[str, str | None] | None, options: LinkOptions, followers: dict) -> Finding:
     line, column = line_and_column(text, reference.start)
     dated, dated_by = ((reference.version, "version") if reference.version else (tag[0], "tag") if tag
                        else (options.as_of, "as-of") if options.as_of else (None, ""))
@@ -118,33 +118,31 @@ def _finding(knowledge: Knowledge, index: NoteIndex, text: str, reference: NoteR
     version, problem = _version_at(index, game, dated, dated_by, number)
     if problem is not None:
         return _with(base, verdict=UNRESOLVED, problem=problem)
-    trail = _trail(knowledge, trails, game, version.lang, version.label, number)
-    outcome = verdict_of(trail, game)
+    if (game, version.lang) not in followers:
+        followers[(game, version.lang)] = Follower(knowledge, game, version.lang)
+    return judged(_with(base, lang=version.lang, version=version.label), followers[(game, version.lang)], number)
+
+
+def judged(base: Finding, follower: Follower, number: RuleNumber) -> Finding:
+    """``base`` (a citation of ``number`` in ``base.version``) with what became of its text."""
+    trail = follower.trail(base.version, number)
+    outcome = verdict_of(trail, follower.game)
     diffs = [d for d in ([outcome.row.diff, *outcome.row.example_diffs] if outcome.row else []) if d is not None]
-    return _with(base, lang=version.lang, version=version.label, verdict=outcome.verdict, now=outcome.now,
-                 today=trail.newest, changed_on=outcome.changed_on,
-                 text_class=outcome.row.text_class if outcome.row else None,
+    return _with(base, verdict=outcome.verdict, now=outcome.now, today=trail.newest, changed_on=outcome.changed_on,
+                 text_class=outcome.text_class,
                  changes=tuple(c for d in diffs for c in d.substantive_changes),
                  editorial=tuple(c for d in diffs for c in d.editorial_changes),
-                 targets=_targets_today(knowledge, trails, game, version.lang, trail), then_text=trail.first.text,
+                 targets=_targets_today(follower, trail), then_text=trail.first.text,
                  now_text=trail.last.text if trail.last else "")
 
 
-def _trail(knowledge: Knowledge, trails: dict, game: str, lang: str, label: str, number: RuleNumber):
-    """``trail_since``, once per text however often the note cites it."""
-    key = (game, lang, label, number)
-    if key not in trails:
-        trails[key] = trail_since(knowledge, game, lang, label, number)
-    return trails[key]
-
-
-def _targets_today(knowledge: Knowledge, trails: dict, game: str, lang: str, trail) -> tuple[str, ...]:
+def _targets_today(follower: Follower, trail) -> tuple[str, ...]:
     """Where a split text's sentences are today: each rule that took them, followed to today."""
     if trail.end is None or not trail.end.targets:
         return ()
     out = []
     for target in trail.end.targets:
-        onward = _trail(knowledge, trails, game, lang, trail.end.version, RuleNumber.parse(target))
+        onward = follower.trail(trail.end.version, RuleNumber.parse(target))
         out.append(str(onward.last.number) if onward.last is not None else f"{target} (since {onward.end.kind})")
     return tuple(dict.fromkeys(out))
 

@@ -32,7 +32,10 @@ def audit_text(name: str, findings: Sequence[Finding]) -> str:
     counts = _counts(findings)
     told = [f"{n} {_COUNTED[v]}" for v, n in counts.items() if v in _COUNTED and n]
     left = [f"{n} {v}" for v, n in counts.items() if v not in _COUNTED and n]
-    lines.append("  " + ", ".join(told) + (f"; not audited: {', '.join(left)}" if left else ""))
+    if findings:
+        lines.append("  " + ", ".join(told) + (f"; not audited: {', '.join(left)}" if left else ""))
+    else:
+        lines.append("  no rule reference found")
     if any(f.verdict == "substantive" for f in findings):
         lines.append(f"  {LEGEND}")
     for finding in findings:
@@ -44,13 +47,14 @@ def _finding_lines(f: Finding) -> list[str]:
     when = f", as of {f.dated} ({_DATED_BY[f.dated_by]}" if f.dated else ""
     when += f"; {f.game} {f.lang} {f.version})" if f.version else ")" if f.dated else ""
     head = f"{f.line}:{f.column} {f.cited}" + (f" [{f.number}]" if f.number not in f.cited else "") + when
-    return [head, *(f"  {line}" for line in _verdict_lines(f))]
+    return [head, *(f"  {line}" for line in verdict_lines(f))]
 
 
 _DATED_BY = {"version": "its version", "tag": "its entry's tag", "as-of": "--as-of", "": ""}
 
 
-def _verdict_lines(f: Finding) -> list[str]:
+def verdict_lines(f: Finding, word_diff: bool = True) -> list[str]:
+    """What became of the cited text, in a few lines (the site's link page shows the same lines)."""
     if f.verdict in ("undated", "unresolved"):
         return [f"not audited: {f.problem}"]
     if f.verdict == "split":
@@ -65,9 +69,10 @@ def _verdict_lines(f: Finding) -> list[str]:
         same = "same words" if f.text_class == "unchanged" else "same words but for editorial changes"
         return [f"renumbered to {f.now} ({same})", *_editorial(f)]
     now = f"; now {f.now}" if f.now != f.number else ""
-    return [f"changed in substance on {', '.join(f.changed_on)}{now}",
-            f"changed: {describe_changes(f.changes)}",
-            render_terminal(diff_tokens(f.then_text, f.now_text, f.lang or "en"), False)]
+    lines = [f"changed in substance on {', '.join(f.changed_on)}{now}", f"changed: {describe_changes(f.changes)}"]
+    if word_diff:
+        lines.append(render_terminal(diff_tokens(f.then_text, f.now_text, f.lang or "en"), False))
+    return lines
 
 
 def _editorial(f: Finding) -> list[str]:

@@ -27,6 +27,7 @@ from rules_kb.errors import OutputError
 from rules_kb.notes.assets import write_link_assets
 from rules_kb.places import MKDOCS_CONFIG, SITE_SOURCES
 from rules_kb.render.api import write_api
+from rules_kb.render.audit_data import write_audit_data
 from rules_kb.render.glossary_pages import write_glossary_api
 from rules_kb.render.html import Page
 from rules_kb.render.offline import write_offline
@@ -56,7 +57,8 @@ THEME_OVERRIDES = "overrides"
 # (read by site/search.md), the note linker's grammar and data (read by site/link.md), each
 # game's Atom feed of releases, and last the list of files the service worker keeps offline
 # (it digests the files the others wrote).
-EXTRA_WRITERS: tuple[Callable[[Knowledge, Path], None], ...] = (write_api, write_section_api, write_search_index,
+EXTRA_WRITERS: tuple[Callable[[Knowledge, Path], None], ...] = (write_api, write_section_api, write_audit_data,
+                                                               write_search_index,
                                                                write_link_assets, write_feeds, write_offline)
 # Files that the pages' own data makes, written with them (before the service worker's list):
 # the older glossaries' JSON, drawn by their pages.

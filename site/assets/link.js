@@ -418,7 +418,83 @@
       return [before.split("\n").length, [...before.slice(lineStart)].length + 1];
     }
 
+    // ---------------------------------------------------------------- notes.audit: each citation and its date
+    // The verdicts are not computed here: the page reads them from /api/{game}/audit/{section}.json,
+    // written at build time by rules_kb/render/audit_data.py with the command's own code.
+    function dateTags(text) {
+      const out = [], re = regex("audit_date_tag", "g");
+      re.lastIndex = 0;
+      for (let m; (m = re.exec(text)) !== null;) {
+        out.push({ start: m.index, end: end(m), date: m.groups.y + "-" + m.groups.m + "-" + m.groups.d,
+          game: T.audit_tag_games[m.groups.word || ""] || null });
+      }
+      return out;
+    }
+    function entryBounds(text, at) {
+      const re = regex("audit_entry_start", "g");
+      re.lastIndex = 0;
+      let start = 0;
+      for (let m; (m = re.exec(text)) !== null;) {
+        if (end(m) > at) return [start, end(m)];
+        start = end(m);
+      }
+      return [start, text.length];
+    }
+    function tagFor(text, tags, at) {
+      const [start, stop] = entryBounds(text, at);
+      const inside = tags.filter((t) => start <= t.start && t.start < stop);
+      const after = inside.filter((t) => t.start >= at);
+      return after.length ? after[0] : inside.length ? inside[inside.length - 1] : null;
+    }
+    function citation(text, reference, n, tag, options) {
+      const [line, column] = lineAndColumn(text, reference.start);
+      const datedBy = reference.version ? "version" : tag !== null ? "tag" : options.asOf ? "as-of" : "";
+      const dated = reference.version || (tag !== null ? tag.date : null) || options.asOf || null;
+      const found = { line: line, column: column, cited: reference.raw, number: show(n), game: null, dated: dated,
+        datedBy: datedBy, lang: null, version: null, verdict: null, problem: null };
+      let game = reference.game || options.game || (tag !== null && !reference.version ? tag.game : null);
+      if (game === null) {
+        const [guessed, problem] = guessGame(reference, [show(n)]);
+        if (problem !== null) return Object.assign(found, { verdict: "unresolved", problem: problem });
+        game = guessed;
+      }
+      found.game = game;
+      if (dated === null) {
+        return Object.assign(found, { verdict: "undated", problem: "no date: give --as-of, or tag the entry [CR YYYY-MM-DD]" });
+      }
+      let version = null, problem = null;
+      if (datedBy === "version" && ofGame(game).some((v) => v.label === dated)) [version, problem] = pinned(game, dated, n);
+      else if (isDate(dated)) [version, problem] = inForce(game, dated, n);
+      else problem = names[game] + " has no version " + dated + " with rule texts in the corpus";
+      if (problem !== null) return Object.assign(found, { verdict: "unresolved", problem: problem });
+      return Object.assign(found, { lang: version.lang, version: version.label });
+    }
+    function audit(text, fmt, options) {
+      const tags = dateTags(text);
+      const tagGames = [...new Set(tags.map((t) => t.game).filter((g) => g !== null))];
+      if (options.game === null && tagGames.length === 1) options = Object.assign({}, options, { game: tagGames[0] });
+      const out = [];
+      for (const reference of findIn(text, fmt, options)) {
+        if (tags.some((t) => t.start <= reference.start && reference.start < t.end)) continue;
+        const tag = tagFor(text, tags, reference.start);
+        for (const n of reference.numbers) out.push(citation(text, reference, n, tag, options));
+      }
+      return out;
+    }
+    // The run of identical texts holding the citation's version, in the order the audit file gives.
+    function runOf(found, record) {
+      const order = (record.order || {})[found.lang] || [];
+      const at = order.indexOf(found.version);
+      return ((record.rules || {})[found.number] || []).find((r) => r[0] === found.lang && at >= 0 &&
+        order.indexOf(r[1]) <= at && at <= order.indexOf(r[2])) || null;
+    }
+
     return {
+      audit: function (text, fmt, options) {
+        if (options.asOf !== null && !isDate(options.asOf)) throw new Error("--as-of '" + options.asOf + "': expected a date YYYY-MM-DD");
+        return audit(text, fmt, options);
+      },
+      runOf: runOf,
       link: function (text, fmt, options) {
         checkOptions(options);
         const result = linkNote(text, fmt, options);
@@ -519,6 +595,55 @@
       }
     }
     form.addEventListener("submit", run);
+    // The audit: each citation at its date against today's rules, in the lines `rules-kb audit` prints.
+    const byDate = { "version": "its version", "tag": "its entry's tag", "as-of": "As of" };
+    async function runAudit() {
+      const value = (id) => (field(id).value.trim() === "" ? null : field(id).value.trim());
+      const out = field("link-audit-result");
+      out.textContent = "";
+      let found;
+      try {
+        found = linker.audit(field("link-input").value, field("link-format").value, { game: value("link-game"), asOf: value("link-as-of") });
+      } catch (error) {
+        field("link-status").textContent = "Error: " + pageWording(error.message);
+        return;
+      }
+      const files = new Map();
+      for (const f of found) {
+        if (f.version === null) continue;
+        const path = "../api/" + f.game + "/audit/" + String(Math.floor(parseFloat(f.number))).padStart(3, "0") + ".json";
+        if (!files.has(path)) files.set(path, fetch(new URL(path, here)).then((r) => (r.ok ? r.json() : {})).catch(() => ({})));
+        f.path = path;
+      }
+      const counts = {};
+      for (const f of found) {
+        const item = document.createElement("li");
+        let lines = ["not audited: " + (f.problem === null ? "no audit data for this text" : pageWording(f.problem))];
+        let verdict = f.verdict || "unresolved";
+        if (f.version !== null) {
+          const run = linker.runOf(f, await files.get(f.path));
+          if (run !== null) [verdict, lines] = [run[3], run[4]];
+        }
+        counts[verdict] = (counts[verdict] || 0) + 1;
+        const when = f.dated === null ? "" : ", as of " + f.dated + " (" + byDate[f.datedBy] +
+          (f.version !== null ? "; " + f.game + " " + f.lang + " " + f.version : "") + ")";
+        const head = document.createElement("strong");
+        head.textContent = f.line + ":" + f.column + " " + f.cited + (f.cited.includes(f.number) ? "" : " [" + f.number + "]") + when;
+        item.appendChild(head);
+        item.dataset.verdict = verdict;
+        item.dataset.number = f.number;
+        for (const line of lines) {
+          const div = document.createElement("div");
+          div.textContent = line;
+          item.appendChild(div);
+        }
+        out.appendChild(item);
+      }
+      field("link-status").textContent = found.length + " citations: " +
+        Object.entries(counts).map(([k, n]) => n + " " + k).join(", ");
+      out.dataset.done = "true";
+    }
+    field("link-audit").addEventListener("click", runAudit);
     field("link-copy").addEventListener("click", function () {
       if (navigator.clipboard) navigator.clipboard.writeText(field("link-output").value);
     });
