@@ -213,10 +213,10 @@ def _postings(groups: list[Group], documents: list[Document], doc_terms: list[li
         members = by_lang[lang]
         size = len(members)
         lengths = {d: sum(1 for t in doc_terms[d] if t) for d in members}
-        average = sum(lengths.values()) / size or 1.0
+        average = _average_lengths(groups, documents, lengths)
         frequency: Counter = Counter(term for d in members for term in counts[d])
         for doc_id in members:
-            norm = K1 * (1 - B + B * lengths[doc_id] / average)
+            norm = K1 * (1 - B + B * lengths[doc_id] / average[_collection(groups, documents[doc_id])])
             for term, tf in counts[doc_id].items():
                 df = frequency[term]
                 if df > STOP_SHARE * size and " " not in term and term[0] != "=" and not term.startswith("cites:"):
@@ -227,6 +227,21 @@ def _postings(groups: list[Group], documents: list[Document], doc_terms: list[li
     for term in postings:
         postings[term].sort()
     return postings
+
+
+def _collection(groups: list[Group], document: Document) -> str:
+    """``rule`` or ``section`` (a tournament document's: its number is a label such as ``IPG 2.3``)."""
+    return "section" if isinstance(groups[document.group].number, str) else "rule"
+
+
+def _average_lengths(groups: list[Group], documents: list[Document], lengths: dict[int, int]) -> dict[str, float]:
+    """Average document length per collection: a section (an infraction with its definition, examples and
+    philosophy) is judged long against other sections, not against rules ten times shorter; the rules'
+    average is the one they had before sections were indexed, so their ranking does not move."""
+    totals: dict[str, list[int]] = defaultdict(list)
+    for doc_id, length in lengths.items():
+        totals[_collection(groups, documents[doc_id])].append(length)
+    return {kind: (sum(found) / len(found)) or 1.0 for kind, found in totals.items()}
 
 
 def _encode(entries: list[tuple[int, int]]) -> list[int]:
