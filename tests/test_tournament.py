@@ -119,7 +119,7 @@ def test_section_links_pinned_by_date_and_unknown_reported(knowledge):
 
 @pytest.mark.parametrize("query, first", [
     ("hidden card error", "IPG 2.3"),
-    ("missed trigger penalty", "IPG 2.1"),
+    ("missed trigger", "IPG 2.1"),
     ("過剰なカードを引いた", "競技イベント運営ルール 10.3"),
     ("outside assistance", "IPG 3.2"),
 ])
