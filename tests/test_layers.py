@@ -1,4 +1,4 @@
-"""Data flows one way: each package imports only from packages before it (README's stage table)."""
+"""Data flows one way: each package imports only from packages before it (the stage table of docs/layout.md)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import ast
 
 from conftest import PACKAGE
 
-# The README's stage table, top to bottom; modules of one row may import each other.
+# The stage table of docs/layout.md, top to bottom; modules of one row may import each other.
 LAYERS = [
     ["errors", "files", "games", "places"], ["numbers"], ["model"], ["refs", "tokens", "links", "jsregex"], ["sources"],
     ["ingest"], ["kb"], ["compare"], ["store"], ["assemble"], ["releases"], ["ask"], ["search"], ["notes"],

@@ -3,7 +3,7 @@
 Wizards publishes each Comprehensive Rules release as TXT, PDF and DOCX; Duel Masters publishes
 its rulebook only as PDF. The parsers read text, so a document is turned into the text its
 publisher's TXT export would hold: one line per paragraph, a blank line where the layout puts
-space between paragraphs. Libraries were chosen by measurement on the real files (README):
+space between paragraphs. Libraries were chosen by measurement on the real files (docs/corpus.md):
 
 * DOCX: lxml over ``word/document.xml``. The paragraphs of Wizards' DOCX are the lines of its
   TXT, one for one (2019-05-03, 2024-11-08, 2026-01-16), so nothing is guessed.

@@ -76,7 +76,7 @@ def _mode_for(target: Path) -> int:
         return new_file_mode()
 
 
-# Output folders. The one rule for every output (README, "Outputs"): a command writes only paths
+# Output folders. The one rule for every output (docs/limits.md, "Outputs"): a command writes only paths
 # it creates, or files and folders it is explicitly told to replace. A folder it is told to
 # replace (``build --out``) must be missing, empty, or a previous output of the same command,
 # which it tells by ``mark``, a file that command writes at the folder's top. Work folders
