@@ -236,7 +236,7 @@
 
     function resolveSection(reference, options) {
       const documents = data.sections || [];
-      let doc = null, number = null;
+      let doc, number;
       if (reference.document === null) {
         const key = nameKey(reference.name || "");
         const hits = documents.filter((d) => key in d.names);
@@ -462,7 +462,7 @@
       if (dated === null) {
         return Object.assign(found, { verdict: "undated", problem: "no date: give --as-of, or tag the entry [CR YYYY-MM-DD]" });
       }
-      let version = null, problem = null;
+      let version = null, problem;
       if (datedBy === "version" && ofGame(game).some((v) => v.label === dated)) [version, problem] = pinned(game, dated, n);
       else if (isDate(dated)) [version, problem] = inForce(game, dated, n);
       else problem = names[game] + " has no version " + dated + " with rule texts in the corpus";
