@@ -51,6 +51,14 @@ def test_the_unchanged_pair_is_reused(builds):
     assert (again.out / "mtg/en/diff/2019-05-03..2022-11-18/index.html").is_file()
 
 
+def test_a_page_whose_bytes_did_not_change_keeps_its_file(builds):
+    """Pages outside the reused units that come out byte for byte as before are linked from the
+    previous build, not written again (a build from nothing has nothing to keep)."""
+    first, again, cold, _ = builds
+    assert first.unchanged == 0 and cold.unchanged == 0
+    assert 0 < again.unchanged < again.pages - again.reused
+
+
 def test_a_build_that_reuses_gives_the_same_site_as_one_from_nothing(builds):
     _, again, cold, _ = builds
     reused, fresh = files_of(again.out), files_of(cold.out)
