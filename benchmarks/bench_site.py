@@ -121,7 +121,7 @@ def print_checksums(out: Path, cache: Path) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--releases", nargs="+", default=["30", "60", "all"], help="Magic releases per corpus")
+    parser.add_argument("--releases", nargs="*", default=["30", "60", "all"], help="Magic releases per corpus")
     parser.add_argument("--workers", type=int, default=None, help="RULES_KB_WORKERS for every step")
     parser.add_argument("--add-newest", action="store_true", help="also: build without the newest release, add it")
     parser.add_argument("--keep", type=Path, default=None, help="keep each size's outputs under this folder")
