@@ -36,8 +36,8 @@ def builds(tmp_path_factory):
     """Two releases built, the third added and built again into the same folder; and all three from nothing."""
     work = tmp_path_factory.mktemp("reuse")
     two, three = corpus_of(work / "two", RELEASES[:2]), corpus_of(work / "three", RELEASES)
-    knowledge = build_knowledge(three)
-    first = build_site(two, work / "site", knowledge=build_knowledge(two))
+    knowledge = build_knowledge(three, work / "cache")  # the two-release corpus reuses its parses and pair
+    first = build_site(two, work / "site", knowledge=build_knowledge(two, work / "cache"))
     again = build_site(three, work / "site", knowledge=knowledge)
     cold = build_site(three, work / "cold", knowledge=knowledge)
     return first, again, cold, knowledge
