@@ -7,18 +7,21 @@ a count; ``--files`` lists each file's digest), each table of the store (its row
 as SQLite returns them) and ``graph.json`` / ``model.jsonl`` as files. Two builds of the same
 corpus print the same lines; ``diff`` of two runs names what moved. The store's ``meta`` rows
 ``input_key`` and ``files`` are left out: they hold the package's source hash and the corpus
-files' mtimes, which a code change or a fresh clone moves without changing anything stored.
+files' mtimes, which a code change or a fresh clone moves without changing anything stored; the
+site's units manifest is digested without its salt, the package's source hash, for the same reason.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import sqlite3
 from pathlib import Path
 
 UNSTABLE_META = ("input_key", "files")
+UNITS = ".rules-kb-units.json"
 
 
 def file_digest(path: Path) -> str:
@@ -30,11 +33,18 @@ def file_digest(path: Path) -> str:
 
 
 def site_digests(site: Path) -> dict[str, str]:
-    """relative path -> sha256 of every file under ``site`` (symlinks followed: reuse links files)."""
+    """relative path -> sha256 of every file under ``site``. The units manifest is digested without
+    its ``salt`` (the package's source hash: any code change moves it, by design)."""
     out = {}
     for folder, _, names in os.walk(site):
         for name in names:
             path = Path(folder) / name
+            if name == UNITS:
+                record = json.loads(path.read_text(encoding="utf-8"))
+                record.pop("salt", None)
+                out[path.relative_to(site).as_posix()] = hashlib.sha256(
+                    json.dumps(record, sort_keys=True).encode()).hexdigest()
+                continue
             out[path.relative_to(site).as_posix()] = file_digest(path)
     return dict(sorted(out.items()))
 

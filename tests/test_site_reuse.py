@@ -36,8 +36,8 @@ def builds(tmp_path_factory):
     """Two releases built, the third added and built again into the same folder; and all three from nothing."""
     work = tmp_path_factory.mktemp("reuse")
     two, three = corpus_of(work / "two", RELEASES[:2]), corpus_of(work / "three", RELEASES)
-    knowledge = build_knowledge(three)
-    first = build_site(two, work / "site", knowledge=build_knowledge(two))
+    knowledge = build_knowledge(three, work / "cache")  # the two-release corpus reuses its parses and pair
+    first = build_site(two, work / "site", knowledge=build_knowledge(two, work / "cache"))
     again = build_site(three, work / "site", knowledge=knowledge)
     cold = build_site(three, work / "cold", knowledge=knowledge)
     return first, again, cold, knowledge
@@ -49,6 +49,14 @@ def test_the_unchanged_pair_is_reused(builds):
     # 2019-05-03..2022-11-18 was built the first time; the two pairs with 2024-11-08 are new
     assert again.reused > 0
     assert (again.out / "mtg/en/diff/2019-05-03..2022-11-18/index.html").is_file()
+
+
+def test_a_page_whose_bytes_did_not_change_keeps_its_file(builds):
+    """Pages outside the reused units that come out byte for byte as before are linked from the
+    previous build, not written again (a build from nothing has nothing to keep)."""
+    first, again, cold, _ = builds
+    assert first.unchanged == 0 and cold.unchanged == 0
+    assert 0 < again.unchanged < again.pages - again.reused
 
 
 def test_a_build_that_reuses_gives_the_same_site_as_one_from_nothing(builds):

@@ -66,6 +66,7 @@ def run_build(args: argparse.Namespace) -> int:
     report = build_site(args.corpus, args.out, common.cache(), knowledge=knowledge)
     timings = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in report.seconds.items())
     reused = f", {report.reused} of them reused from the previous build" if report.reused else ""
+    reused += f", {report.unchanged} unchanged pages kept" if report.unchanged else ""
     print(f"built {report.pages} pages ({report.files} files{reused}) in {report.out} ({timings})")
     print(f"open it with: rules-kb serve --dir {report.out}   (then http://127.0.0.1:8000/)")
     return 0

@@ -72,6 +72,7 @@ class SiteReport:
     files: int
     seconds: dict[str, float]
     reused: int = 0  # pages of units the previous build had written (``site/reuse.py``)
+    unchanged: int = 0  # pages written with the previous build's bytes: its files kept (linked)
 
 
 def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir: Path | None = None,
@@ -99,7 +100,7 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
         frames = take_frames(staging)
         previous.open(build_salt(frames))
         pages = nav_pages + write_framed_pages(frames, staging, (
-            page for generate in PAGE_GENERATORS for page in generate(site)), seen)
+            page for generate in PAGE_GENERATORS for page in generate(site)), seen, previous)
         previous.write_manifest()
         for site_writer in SITE_WRITERS:
             site_writer(site, staging)
@@ -118,7 +119,8 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
                 if (work / WORK_MARK).is_file():
                     remove_work_folder(work)
     files = sum(len(names) for _, _, names in os.walk(out))  # a quarter of a million at full history
-    return SiteReport(out, pages + previous.reused_pages, files, seconds, previous.reused_pages)
+    return SiteReport(out, pages + previous.reused_pages, files, seconds, previous.reused_pages,
+                      previous.unchanged_pages)
 
 
 def write_sources(site: SiteData, docs_dir: Path, seen: set[str]) -> int:
@@ -136,16 +138,24 @@ def write_sources(site: SiteData, docs_dir: Path, seen: set[str]) -> int:
     return count
 
 
-def write_framed_pages(frames: dict[int, Frame], site_dir: Path, pages: Iterable[Page], seen: set[str]) -> int:
-    """Every other generated page, as a finished HTML file in the built site; returns the count."""
+def write_framed_pages(frames: dict[int, Frame], site_dir: Path, pages: Iterable[Page], seen: set[str],
+                       previous: PreviousBuild | None = None) -> int:
+    """Every other generated page, as a finished HTML file in the built site; returns the count.
+
+    A page the previous build wrote with the same bytes is linked from it rather than written
+    again (``PreviousBuild.keep_same``): an unchanged page keeps its file, so a host or ``rsync``
+    sees only the pages that changed."""
     count = 0
     for page in pages:
         _claim(page, seen)
-        target = site_dir / page.path.strip("/") / "index.html"
+        relative = page.path.strip("/") + "/index.html"
+        target = site_dir / relative
         if target.exists():
             raise OutputError(page.path, "a generated page where the hand-written site already has one")
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(visible_page(framed_html(frames, page)), encoding="utf-8")
+        data = visible_page(framed_html(frames, page)).encode("utf-8")
+        if previous is None or not previous.keep_same(relative, data):
+            target.write_bytes(data)
         count += 1
     return count
 

@@ -43,6 +43,7 @@ class PreviousBuild:
         self.old: dict[str, dict] = {}
         self.new: dict[str, dict] = {}
         self.reused_pages = 0
+        self.unchanged_pages = 0  # written with the bytes the previous build had: linked (``keep_same``)
 
     def open(self, salt: str) -> None:
         """Read the previous build's units that were made with the same code and frames."""
@@ -60,6 +61,19 @@ class PreviousBuild:
         self.reused_pages += sum(1 for _ in source.rglob("index.html"))
         self.new[folder] = entry
         return entry
+
+    def keep_same(self, relative: str, data: bytes) -> bool:
+        """Link the previous build's file at ``relative`` into the new site when it holds exactly
+        ``data``; False (nothing done) when it differs, is missing, or cannot be linked."""
+        old = self.previous / relative
+        try:
+            if old.stat().st_size != len(data) or old.read_bytes() != data:
+                return False
+            os.link(old, self.staging / relative)
+        except OSError:
+            return False
+        self.unchanged_pages += 1
+        return True
 
     def record(self, folder: str, key: str, data: dict) -> None:
         self.new[folder] = {"key": key, **data}
