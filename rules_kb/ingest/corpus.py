@@ -58,7 +58,13 @@ def load_manifest(corpus: Path) -> list[DocumentMeta]:
     if not corpus.is_dir():
         problem = "not a directory" if corpus.exists() else "no such directory"
         raise ManifestError(str(corpus), f"corpus folder: {problem}")
-    entries = read_toml(path, missing="manifest not found").get("document", [])
+    return read_manifest(path)
+
+
+def read_manifest(path: Path, missing: str = "manifest not found") -> list[DocumentMeta]:
+    """Every entry of the manifest file ``path``, each checked by the schema; ``load_manifest``
+    and ``add`` (on the manifest it is about to install) read through this one loader."""
+    entries = read_toml(path, missing=missing).get("document", [])
     if not isinstance(entries, list):
         raise ManifestError(str(path), "'document' must be an array of tables")
     seen: set[str] = set()
@@ -157,8 +163,21 @@ def _inside(path: Path, folder: Path) -> bool:
 
 
 def load_manifest_text_check(path: Path) -> None:
-    """Refuse to install a manifest that would not load back."""
-    read_toml(path, missing="the new manifest was not written")
+    """Refuse to install a manifest that would not load back: the loader every command uses."""
+    read_manifest(path, missing="the new manifest was not written")
+
+
+def check_entry(meta: DocumentMeta, document: str) -> None:
+    """Refuse, before anything is written, an entry the manifest's loader would refuse once
+    written (a ``file`` with a backslash, say): ``manifest_entry`` read back by ``_read_entry``."""
+    try:
+        entry = tomllib.loads(manifest_entry(meta))["document"][0]
+        _read_entry(Path(MANIFEST), 0, entry)
+    except ManifestError as exc:
+        problem = exc.problem.removeprefix("document 0: ")
+        raise ManifestError(document, f"cannot be added: its manifest entry would be refused ({problem})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ManifestError(document, f"cannot be added: its manifest entry is not TOML ({exc})") from None
 
 
 def _toml(value) -> str:

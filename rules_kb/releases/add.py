@@ -34,6 +34,7 @@ from rules_kb.ingest.corpus import (
     DATE,
     MANIFEST,
     VERSION_LABEL,
+    check_entry,
     load_manifest,
     load_manifest_text_check,
     manifest_entry,
@@ -50,6 +51,9 @@ from rules_kb.model import DocumentMeta
 _OWN_KINDS = ("full", "excerpt", "change-notice", "contents")
 _TEMPORARIES = (".add-*.tmp", ".manifest-*.tmp")
 _FILE_MODE = 0o644  # a release and the manifest are read by every user of the corpus
+# A parser that finds no version files the rules under a placeholder label ('unknown') and says
+# so with this anomaly: the placeholder is not a version the text states.
+_NO_VERSION = ("no-version",)
 MAX_PLAUSIBLE_RULE = 30_000  # characters; the longest real rule (Magic 205.3m) has under 3,000
 
 
@@ -72,7 +76,8 @@ class Addition:
 def _stated(item: Ingested) -> tuple[list[str], list[str]]:
     """Version labels and dates the text itself states for its own release."""
     own = [v for v in item.parsed.versions if v.kind in _OWN_KINDS]
-    labels = list(dict.fromkeys(v.label for v in own))
+    unstated = any(anomaly.code in _NO_VERSION for anomaly in item.parsed.anomalies)
+    labels = [] if unstated else list(dict.fromkeys(v.label for v in own))
     dates = list(dict.fromkeys(v.date for v in own if v.date))
     return labels, dates
 
@@ -124,6 +129,7 @@ def plan_addition(corpus: Path, path: Path, *, game: str | None = None, lang: st
                    file=f"{guess.game}/{path.name}", languages=languages, versions=(label,),
                    dates=(the_date,) if the_date else (), source=source or f"added by rules-kb add from {path.name}",
                    note=note or "")
+    check_entry(meta, str(path))
     _check_destination(corpus, existing, meta, path)
     item = parse_bytes(data, meta)
     if not item.accounting.complete:
