@@ -139,16 +139,35 @@ def remove_work_folder(path: Path) -> None:
 def replace_folder(staging: Path, folder: Path, mark: str) -> None:
     """Put the finished work folder ``staging`` at ``folder`` (checked by ``output_folder``); the
     previous folder is removed only after the swap."""
-    old = folder.parent / f".{folder.name}.old"
+    old = _old_folder(folder)
     remove_work_folder(old)
     with shielded():
         _swap(staging, folder, old, mark)
     remove_work_folder(old)
 
 
-def _swap(staging: Path, folder: Path, old: Path, mark: str) -> None:
+def restore_interrupted_swap(folder: Path, mark: str) -> None:
+    """Put back the previous output a run killed mid-swap left at ``.NAME.old`` (``folder`` gone,
+    the old one still marked and holding ``mark``), so the next run starts from it, not from nothing."""
+    old = _old_folder(folder)
+    if os.path.lexists(folder) or old.is_symlink() or not (old / WORK_MARK).is_file() or not (old / mark).is_file():
+        return
     try:
-        (staging / WORK_MARK).unlink()
+        old.rename(folder)
+        (folder / WORK_MARK).unlink()
+    except OSError as exc:
+        raise OutputError(str(folder), exc.strerror or str(exc)) from None
+
+
+def _old_folder(folder: Path) -> Path:
+    return folder.parent / f".{folder.name}.old"
+
+
+def _swap(staging: Path, folder: Path, old: Path, mark: str) -> None:
+    """Two renames. Every folder keeps its work mark until it is where it belongs, so a SIGKILL
+    between any two steps leaves only marked work folders (removed by the next run) and an output
+    the next run accepts (``restore_interrupted_swap`` puts back one left at ``.NAME.old``)."""
+    try:
         if os.path.lexists(folder):
             output_folder(folder, mark)  # still ours to replace: nothing changed it during the build
             (folder / WORK_MARK).touch()
@@ -160,6 +179,7 @@ def _swap(staging: Path, folder: Path, old: Path, mark: str) -> None:
                 old.rename(folder)
                 (folder / WORK_MARK).unlink()
             raise
+        (folder / WORK_MARK).unlink()
     except OSError as exc:
         raise OutputError(str(folder), exc.strerror or str(exc)) from None
 

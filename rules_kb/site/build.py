@@ -36,6 +36,7 @@ from rules_kb.render.output import (
     output_folder,
     remove_work_folder,
     replace_folder,
+    restore_interrupted_swap,
     shielded,
 )
 from rules_kb.render.site_data import SiteData, load_site_data
@@ -78,6 +79,7 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
     """Build the whole site into ``out`` (replaced only when the build succeeded)."""
     seconds: dict[str, float] = {}
     clock = time.perf_counter()
+    restore_interrupted_swap(Path(os.path.abspath(out)), UNITS)
     out = output_folder(out, UNITS)  # refused before any work when it is not ours to replace
     docs_dir = docs_dir or out.parent / f".{out.name}.src"
     staging = out.parent / f".{out.name}.staging"
