@@ -10,11 +10,14 @@ cache entry that only costs time.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
+import signal
 import stat
 import tempfile
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TextIO
 
@@ -80,3 +83,18 @@ def sweep_stale(folder: Path, prefix: str, suffix: str = ".tmp") -> None:
             pass
         finally:
             os.close(handle)
+
+
+@contextlib.contextmanager
+def shielded() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back while a swap or a clean-up runs, so neither is left half done; a
+    signal that came meanwhile is delivered as the block ends."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

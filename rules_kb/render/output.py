@@ -11,17 +11,14 @@ of the same file (a writer holds an ``flock`` on its temporary file while it liv
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
-import signal
 import stat
-import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 
 from rules_kb.errors import OutputError
-from rules_kb.files import new_file_mode, replace_file
+from rules_kb.files import new_file_mode, replace_file, shielded
 
 
 def write_atomically(path: Path, lines: Iterable[str], newline: bool = True) -> None:
@@ -182,18 +179,3 @@ def _swap(staging: Path, folder: Path, old: Path, mark: str) -> None:
         (folder / WORK_MARK).unlink()
     except OSError as exc:
         raise OutputError(str(folder), exc.strerror or str(exc)) from None
-
-
-@contextlib.contextmanager
-def shielded() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM back while a swap or a clean-up runs, so neither is left half done; a
-    signal that came meanwhile is delivered as the block ends."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    held = {signal.SIGINT, signal.SIGTERM}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
