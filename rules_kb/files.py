@@ -47,9 +47,21 @@ def replace_file(path: Path, write: Callable[[TextIO], None], mode: int, sync: b
 
 def new_file_mode() -> int:
     """The mode ``open`` gives a new file: 0666 less the umask (mkstemp's 0600 would hide it)."""
+    return 0o666 & ~_umask()
+
+
+def make_temporary_folder(parent: Path, prefix: str) -> Path:
+    """A new uniquely named folder in ``parent`` with the mode ``mkdir`` gives (0777 less the umask):
+    ``mkdtemp``'s 0700 would hide a folder renamed into a site from a web server run as another user."""
+    folder = Path(tempfile.mkdtemp(dir=parent, prefix=prefix))
+    os.chmod(folder, 0o777 & ~_umask())
+    return folder
+
+
+def _umask() -> int:
     umask = os.umask(0)
     os.umask(umask)
-    return 0o666 & ~umask
+    return umask
 
 
 def hold(handle: int) -> None:

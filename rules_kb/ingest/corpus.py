@@ -11,14 +11,13 @@ does not know are left alone.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import tomllib
 from pathlib import Path, PurePosixPath
 
-from rules_kb.errors import ManifestError
+from rules_kb.errors import ManifestError, SourceError
 from rules_kb.games import GAMES, LANGS
-from rules_kb.ingest.reading import read_source
+from rules_kb.ingest.reading import parse_nested, read_checked, read_source
 from rules_kb.model import DocumentMeta
 
 MANIFEST = "manifest.toml"
@@ -47,9 +46,11 @@ def read_toml(path: Path, *, missing: str | None = None) -> dict:
     except UnicodeDecodeError as exc:
         raise ManifestError(str(path), f"invalid UTF-8 ({exc.reason})", exc.start) from None
     try:
-        return tomllib.loads(text)
+        return parse_nested(tomllib.loads, text, str(path))
     except tomllib.TOMLDecodeError as exc:
         raise ManifestError(str(path), f"invalid TOML: {exc}") from None
+    except SourceError as exc:
+        raise ManifestError(str(path), exc.problem) from None
 
 
 def load_manifest(corpus: Path) -> list[DocumentMeta]:
@@ -142,11 +143,12 @@ def read_document_bytes(corpus: Path, meta: DocumentMeta) -> bytes:
         raise ManifestError(meta.file, f"file listed in the manifest (id {meta.id}) is missing")
     if path.is_symlink() and not _inside(path, corpus):
         raise ManifestError(meta.file, "a symlink out of the corpus: refused")
-    data = read_source(path, meta.file)
-    digest = hashlib.sha256(data).hexdigest()
-    if digest != meta.sha256:
-        raise ManifestError(meta.file, f"sha256 mismatch: manifest {meta.sha256[:12]}…, file {digest[:12]}…")
-    return data
+    try:
+        return read_checked(path, meta.file, meta.sha256)
+    except SourceError as exc:
+        if not exc.problem.startswith("sha256 mismatch"):
+            raise
+        raise ManifestError(meta.file, exc.problem.replace("recorded", "manifest")) from None
 
 
 def _inside(path: Path, folder: Path) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from rules_kb.errors import OutputError
@@ -133,13 +133,13 @@ def remove_work_folder(path: Path) -> None:
         raise OutputError(str(path), exc.strerror or str(exc)) from None
 
 
-def replace_folder(staging: Path, folder: Path, mark: str) -> None:
-    """Put the finished work folder ``staging`` at ``folder`` (checked by ``output_folder``); the
-    previous folder is removed only after the swap."""
+def replace_folder(staging: Path, folder: Path, mark: str, check: Callable[[Path], None] | None = None) -> None:
+    """Put the finished work folder ``staging`` at ``folder`` (checked by ``output_folder``, and by
+    ``check`` again just before the swap); the previous folder is removed only after the swap."""
     old = _old_folder(folder)
     remove_work_folder(old)
     with shielded():
-        _swap(staging, folder, old, mark)
+        _swap(staging, folder, old, mark, check)
     remove_work_folder(old)
 
 
@@ -160,13 +160,15 @@ def _old_folder(folder: Path) -> Path:
     return folder.parent / f".{folder.name}.old"
 
 
-def _swap(staging: Path, folder: Path, old: Path, mark: str) -> None:
+def _swap(staging: Path, folder: Path, old: Path, mark: str, check: Callable[[Path], None] | None) -> None:
     """Two renames. Every folder keeps its work mark until it is where it belongs, so a SIGKILL
     between any two steps leaves only marked work folders (removed by the next run) and an output
     the next run accepts (``restore_interrupted_swap`` puts back one left at ``.NAME.old``)."""
     try:
         if os.path.lexists(folder):
             output_folder(folder, mark)  # still ours to replace: nothing changed it during the build
+            if check is not None:
+                check(folder)
             (folder / WORK_MARK).touch()
             folder.rename(old)
         try:
