@@ -95,7 +95,7 @@ def read_cache_file(path: Path, limit: int = MAX_CACHE_BYTES) -> object:
     if not os.path.lexists(path):
         return None
     try:
-        data = read_source(path, path.name, limit)
+        data = read_source(path, str(path), limit)
         first, _, body = data.partition(b"\n")
         recorded = first.decode("ascii", "replace").removeprefix(SEAL)
         if not first.startswith(SEAL.encode()) or len(recorded) != 64:
