@@ -8,8 +8,8 @@ from conftest import PACKAGE
 
 # The README's stage table, top to bottom; modules of one row may import each other.
 LAYERS = [
-    ["errors", "files", "games"], ["numbers"], ["model"], ["refs", "tokens", "links", "jsregex"], ["sources"],
-    ["ingest"], ["kb"], ["compare"], ["store"], ["assemble"], ["releases"], ["ask"], ["search"], ["notes"],
+    ["errors", "files", "games", "visible"], ["numbers"], ["model"], ["refs", "tokens", "links", "jsregex"],
+    ["sources"], ["ingest"], ["kb"], ["compare"], ["store"], ["assemble"], ["releases"], ["ask"], ["search"], ["notes"],
     ["render"], ["site"], ["cli"],
 ]
 RANK = {name: i for i, row in enumerate(LAYERS) for name in row}

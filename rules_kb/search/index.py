@@ -24,7 +24,6 @@ that use the word), and ``cites:<number>`` for every rule a text cites.
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import os
 import re
@@ -39,6 +38,7 @@ from rules_kb.search.documents import Document, Group, collect
 from rules_kb.search.query import INDEX_DIR, shard_of
 from rules_kb.search.segment import JAPANESE_CHAR, STOP_WORDS, browser_grammar, english_term, fold, whole_term
 from rules_kb.tokens import tokenize
+from rules_kb.visible import people_json
 
 __all__ = ["INDEX_DIR", "build_index_files", "shard_of", "write_search_index"]
 
@@ -321,4 +321,4 @@ def _former_numbers(groups: list[Group]) -> dict[str, list[int]]:
 
 
 def _dump(payload: object) -> bytes:
-    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return people_json(payload, separators=(",", ":")).encode("utf-8")
