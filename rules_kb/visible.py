@@ -68,3 +68,13 @@ def people_json(value: object, **options) -> str:
         return text
     return json.dumps(visible_data(value), ensure_ascii=False, **options)
 
+
+_RAW_IN_JSON = re.compile(_INVISIBLE.pattern.replace("\x00-\x1f", ""))
+
+
+def escaped_json(value: object, **options) -> str:
+    """JSON of ``value`` for programs (the model's JSON Lines) that is still safe on a terminal: the
+    data is unchanged, but every invisible character json would write raw is written ``\\u202e``."""
+    text = json.dumps(value, ensure_ascii=False, **options)
+    return _RAW_IN_JSON.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+

@@ -72,3 +72,14 @@ def test_json_for_a_terminal_shows_them_as_text_and_still_parses(cli, hostile):
     assert not any(char in out for char in RAW)
     (record,) = json.loads(out)
     assert SHOWN in record["text"]
+
+
+def test_the_model_as_json_lines_keeps_its_data_and_no_raw_character(cli, hostile):
+    """`parse --json` is data for programs: the text is unchanged once parsed, but a terminal shown it
+    gets `\\u202e` escapes, never the raw override (before: raw)."""
+    corpus, _ = hostile
+    code, out, err = cli("parse", str(corpus / "mtg/CR-2009-07-08.txt"), "--json")
+    assert code == 0, err
+    assert "\u202e" not in out and "\\u202e" in out
+    rule = next(json.loads(line) for line in out.splitlines() if '"509.1a"' in line and '"rule"' in line)
+    assert INJECTED in rule["text"]
