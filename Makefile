@@ -38,10 +38,11 @@ check-site: setup
 	$(BIN)/rules-kb publish --check --host $(HOST) --dir $(BUILD)/site
 
 # Browser tests drive Debian's chromium (Playwright may not download a browser of its own) and
-# need CJK fonts to render Japanese; installed with apt when missing (CI runs as root).
+# need CJK fonts to render Japanese; the fault-injection tests use strace; installed with apt when
+# missing (CI runs as root).
 browser:
-	@if ! command -v chromium >/dev/null || ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
+	@if ! command -v chromium >/dev/null || ! command -v strace >/dev/null || ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk strace >/dev/null; \
 	fi
 
 # Lint every Python file (ruff, pyproject.toml) and the site's scripts (ESLint, eslint.config.js).

@@ -10,11 +10,14 @@ cache entry that only costs time.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
+import signal
 import stat
 import tempfile
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TextIO
 
@@ -44,9 +47,21 @@ def replace_file(path: Path, write: Callable[[TextIO], None], mode: int, sync: b
 
 def new_file_mode() -> int:
     """The mode ``open`` gives a new file: 0666 less the umask (mkstemp's 0600 would hide it)."""
+    return 0o666 & ~_umask()
+
+
+def make_temporary_folder(parent: Path, prefix: str) -> Path:
+    """A new uniquely named folder in ``parent`` with the mode ``mkdir`` gives (0777 less the umask):
+    ``mkdtemp``'s 0700 would hide a folder renamed into a site from a web server run as another user."""
+    folder = Path(tempfile.mkdtemp(dir=parent, prefix=prefix))
+    os.chmod(folder, 0o777 & ~_umask())
+    return folder
+
+
+def _umask() -> int:
     umask = os.umask(0)
     os.umask(umask)
-    return 0o666 & ~umask
+    return umask
 
 
 def hold(handle: int) -> None:
@@ -80,3 +95,18 @@ def sweep_stale(folder: Path, prefix: str, suffix: str = ".tmp") -> None:
             pass
         finally:
             os.close(handle)
+
+
+@contextlib.contextmanager
+def shielded() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back while a swap or a clean-up runs, so neither is left half done; a
+    signal that came meanwhile is delivered as the block ends."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

@@ -146,3 +146,27 @@ def test_add_says_when_a_file_is_only_an_excerpt(cli, empty_corpus, tmp_path):
     path.write_bytes((CORPUS / "mtg/CR-2024-11-08.txt").read_bytes()[:30_000])
     code, out, _ = cli("--corpus", str(empty_corpus), "add", str(path), "--version", "2024-11-08")
     assert code == 0 and out.splitlines()[0].endswith("version 2024-11-08 (2024-11-08), excerpt")
+
+
+def test_a_file_name_the_manifest_would_refuse_is_refused_before_anything_is_written(cli, empty_corpus, tmp_path):
+    """A backslash in the name: the entry would make every later command fail, so add refuses it
+    with the loader's own reason and the corpus stays as it was (issue 38, item 1)."""
+    release = tmp_path / "CR\\x.txt"
+    release.write_bytes((CORPUS / "mtg/CR-2022-11-18.txt").read_bytes())
+    before = snapshot(empty_corpus)
+    code, _, err = cli("--corpus", str(empty_corpus), "add", str(release), "--version", "2022-11-18")
+    assert code == 1
+    assert err == (f"Error: {release}: cannot be added: its manifest entry would be refused (file must be a "
+                   "relative path inside the corpus, not 'mtg/CR\\\\x.txt')\n")
+    assert snapshot(empty_corpus) == before
+    assert cli("--corpus", str(empty_corpus), "versions")[0] == 0
+
+
+def test_a_text_that_states_no_version_needs_one(cli, empty_corpus, tmp_path):
+    """A fandom module whose title names no version is not "version unknown" (issue 38, item 6)."""
+    text = (CORPUS / "dm/fandom-excerpts/Module_Rules__GGR-v1.38.txt").read_text(encoding="utf-8")
+    module = tmp_path / "Module_Rules.txt"
+    module.write_text(text.replace("General Game Rules Version 1.38", "General Game Rules"), encoding="utf-8")
+    code, _, err = cli("--corpus", str(empty_corpus), "add", str(module))
+    assert (code, err) == (1, f"Error: {module}: the text states no version: pass --version\n")
+    assert load_manifest(empty_corpus) == []

@@ -8,8 +8,8 @@ from conftest import PACKAGE
 
 # The stage table of docs/layout.md, top to bottom; modules of one row may import each other.
 LAYERS = [
-    ["errors", "files", "games", "places"], ["numbers"], ["model"], ["refs", "tokens", "links", "jsregex"], ["sources"],
-    ["ingest"], ["kb"], ["compare"], ["store"], ["assemble"], ["releases"], ["ask"], ["search"], ["notes"],
+    ["errors", "files", "games", "places", "visible"], ["numbers"], ["model"], ["refs", "tokens", "links", "jsregex"],
+    ["sources"], ["ingest"], ["kb"], ["compare"], ["store"], ["assemble"], ["releases"], ["ask"], ["search"], ["notes"],
     ["render"], ["site"], ["cli"],
 ]
 RANK = {name: i for i, row in enumerate(LAYERS) for name in row}

@@ -104,12 +104,15 @@ def test_the_search_page_holds_no_copy_of_the_query_grammar() -> None:
 def test_note_index_is_cached_as_json(cli, cache_dir, subset_corpus) -> None:
     import json
 
+    from rules_kb.assemble.caches import SEAL
     from rules_kb.assemble.knowledge import cache_key
     from rules_kb.notes.index import cached_note_index
 
     cli("link", "--check", str(NOTES / "en-tags.md"))
     path = cache_dir / f"note-index-{cache_key(subset_corpus)}.json"  # the cli fixture reads the subset
-    data = json.loads(path.read_text(encoding="utf-8"))
+    seal, body = path.read_text(encoding="utf-8").split("\n", 1)  # sealed with its digest (issue 38)
+    assert seal.startswith(SEAL)
+    data = json.loads(body)
     assert data == cached_note_index(subset_corpus, cache_dir)
     assert "507.2a" in data["games"]["dm"]["numbers"]
 

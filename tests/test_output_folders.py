@@ -85,12 +85,18 @@ def test_a_build_keeps_the_src_sibling_and_leaves_no_work_folder(cli, tmp_path):
     site = tmp_path / "site"
     assert (site / RULE_PAGE).is_file() and (site / UNITS).is_file() and not (site / WORK_MARK).exists()
 
-    # the previous build is replaced: a file put into it is gone, the site is complete again
+    # a file put into the previous build is never deleted: the build is refused naming it (issue 38)
     (site / "stray.txt").write_text("x", encoding="utf-8")
     (site / RULE_PAGE).unlink()
     code, _, err = build(cli, site)
+    assert code == 1 and err.startswith(f"Error: {site}: cannot write: a previous build holding files no build "
+                                        "wrote (stray.txt): refused rather than deleted;")
+    assert (site / "stray.txt").read_text(encoding="utf-8") == "x"
+    # once it is moved out, the previous build is replaced and the site is complete again
+    (site / "stray.txt").unlink()
+    code, _, err = build(cli, site)
     assert code == 0, err
-    assert (site / RULE_PAGE).is_file() and not (site / "stray.txt").exists()
+    assert (site / RULE_PAGE).is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site", "site-src"]
 
 

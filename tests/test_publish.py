@@ -157,3 +157,32 @@ def test_a_failed_fetch_commits_nothing(watched_repo, tmp_path, serve_dir):
     heads = {git(watched_repo, "rev-parse", ref).strip() for ref in ("HEAD", "origin/main")}
     assert heads == {before}
     assert git(watched_repo, "status", "--porcelain", "--untracked-files=all") == ""
+def test_a_symlink_out_of_the_site_and_an_unreadable_folder_are_refused_not_miscounted(tmp_path, cli):
+    """Issue 38, item 8. Before: the check counted the bytes of a file a symlink named outside the
+    folder, and skipped a folder it could not read (here: strace makes its open fail with EACCES,
+    as it would for a folder of another user), so it undercounted in silence."""
+    import shutil
+    import sys
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<html></html>\n", encoding="utf-8")
+    outside = tmp_path / "big.bin"
+    outside.write_bytes(b"x" * 1000)
+    (site / "big.bin").symlink_to(outside)
+    code, _, err = cli("publish", "--check", "--host", "github", "--dir", str(site))
+    assert (code, err) == (1, f"Error: {site / 'big.bin'}: a symlink out of the site (to {outside}): a host would "
+                              "not publish it\n")
+    (site / "big.bin").unlink()
+    hidden = site / "hidden"
+    hidden.mkdir()
+    (hidden / "page.html").write_text("x" * 1000, encoding="utf-8")
+    if shutil.which("strace") is None:
+        pytest.skip("strace is not installed")
+    done = subprocess.run(["strace", "-f", "-qq", "-o", os.devnull, "-P", str(hidden), "-e",
+                           "inject=openat:error=EACCES", str(Path(sys.executable).parent / "rules-kb"), "publish",
+                           "--check", "--host", "github", "--dir", str(site)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 1
+    assert done.stderr == (f"Error: {hidden}: cannot read this folder of the site (Permission denied): the figures "
+                           "would leave it out\n")

@@ -60,12 +60,66 @@ def ensure_folder(folder: Path) -> Path:
 
 def write_cache_file(path: Path, text: str) -> bool:
     """Write one cache entry all or nothing (``files.replace_file``; runs may race), with the mode
-    a new file gets; a cache that cannot be written only costs time, so that returns False."""
+    a new file gets, sealed (``seal``); a cache that cannot be written only costs time, so that
+    returns False."""
     try:
-        replace_file(path, lambda out: out.write(text), new_file_mode())
+        replace_file(path, lambda out: out.write(seal(text)), new_file_mode())
         return True
     except OSError:
         return False
+
+
+# Reading a cache: the one rule of ``ingest/reading.py`` (a regular file, at most
+# ``MAX_CACHE_BYTES``, its bytes the ones recorded, nesting bounded). A cache file records its own
+# digest on its first line, so a truncated, edited or foreign file is told from the one written.
+SEAL = "rules-kb cache sha256="
+MAX_CACHE_BYTES = 32 * 1024 * 1024  # the largest entry, a whole Magic release parsed, is 2.7 MB
+
+
+class CacheDamaged(Exception):
+    """A cache file is not the one written (not a regular file, too large, edited, not JSON): the
+    caller rebuilds it and says so once (``warn_rebuilt``). Not a user error, so not a ``RulesKbError``."""
+
+
+def seal(text: str) -> str:
+    """``text`` behind a first line holding its sha256, as ``read_cache_file`` checks it."""
+    return f"{SEAL}{hashlib.sha256(text.encode()).hexdigest()}\n{text}"
+
+
+def read_cache_file(path: Path, limit: int = MAX_CACHE_BYTES) -> object:
+    """The JSON that ``write_cache_file`` wrote at ``path``, None when nothing is there, or
+    ``CacheDamaged`` saying why not."""
+    from rules_kb.errors import SourceError
+    from rules_kb.ingest.reading import parse_json, read_source
+
+    if not os.path.lexists(path):
+        return None
+    try:
+        data = read_source(path, str(path), limit)
+        first, _, body = data.partition(b"\n")
+        recorded = first.decode("ascii", "replace").removeprefix(SEAL)
+        if not first.startswith(SEAL.encode()) or len(recorded) != 64:
+            raise CacheDamaged(f"{path}: not a rules-kb cache file (no digest on its first line)")
+        if hashlib.sha256(body).hexdigest() != recorded:
+            raise CacheDamaged(f"{path}: not the file that was written (its digest differs)")
+        return parse_json(body, str(path))
+    except SourceError as exc:
+        raise CacheDamaged(exc.describe()) from None
+
+
+def warn_rebuilt(damaged: list[str], what: str) -> None:
+    """One warning for every damaged entry of one cache (``CacheRebuilt``; the CLI prints it as a
+    ``warning:`` line): the first reason and how many more."""
+    if not damaged:
+        return
+    import warnings
+
+    more = f" (and {len(damaged) - 1} more)" if len(damaged) > 1 else ""
+    warnings.warn(CacheRebuilt(f"{what}: {damaged[0]}{more}; rebuilt"), stacklevel=2)
+
+
+class CacheRebuilt(UserWarning):
+    """A damaged cache was rebuilt: worth one line on stderr, never an error."""
 
 
 

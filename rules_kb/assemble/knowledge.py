@@ -6,8 +6,9 @@ manifest entry and the source of the parsing stages; an alignment of two adjacen
 releases by the texts of both, the forced matches that concern them and the source of the
 aligning stages. Adding a release therefore parses one document and aligns it with its
 neighbours. Missing entries are computed in parallel worker processes (which exchange
-data with this one over pipes, never through a file). A cache file is read as JSON only,
-and a malformed one is recomputed.
+data with this one over pipes, never through a file). A cache file is read by the cache rule
+(``caches.read_cache_file``: a regular file, bounded, sealed with its digest, JSON of bounded
+nesting); a damaged one is recomputed with one warning.
 
 This module assembles the stages; like the CLI it sits above them.
 """
@@ -22,7 +23,14 @@ from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rules_kb.assemble.caches import cache_key, source_hash, write_cache_file
+from rules_kb.assemble.caches import (
+    CacheDamaged,
+    cache_key,
+    read_cache_file,
+    source_hash,
+    warn_rebuilt,
+    write_cache_file,
+)
 from rules_kb.assemble.parallel import map_in_order
 from rules_kb.compare.memory import AlignmentMemo
 from rules_kb.errors import RulesKbError
@@ -124,15 +132,17 @@ def parse_documents(corpus: Path, cache_dir: Path | None, report: KnowledgeRepor
     metas = load_manifest(corpus)
     found: dict[str, ParsedDocument] = {}
     missing: list[tuple[DocumentMeta, bytes, Path | None]] = []
+    damaged: list[str] = []
     for meta in metas:
         data = read_document_bytes(corpus, meta)  # checked against the manifest's sha256, cache or not
         path = cache_dir / "parsed" / f"{_document_key(meta, parser)}.json" if cache_dir else None
-        cached = _read_json(path, document_from_record) if path else None
+        cached = _read_json(path, document_from_record, damaged) if path else None
         if cached is not None and cached.meta == meta:
             found[meta.id] = cached
             report.parses_reused += 1
         else:
             missing.append((meta, data, path))
+    warn_rebuilt(damaged, "the parsed-document cache")
     for (meta, _, path), record in zip(missing, _run(_parse_one, [(d, m) for m, d, _ in missing]), strict=True):
         if path:
             _write_json(path, record)
@@ -194,6 +204,7 @@ def align_adjacent(catalog: Catalog, memo: AlignmentMemo, forced: list[ForcedMat
     parser = source_hash(PARSING)
     digests: dict[tuple, str] = {}
     missing = []
+    damaged: list[str] = []
     for game, lang, old, new in adjacent_pairs(catalog):
         relevant = relevant_forced(forced, game, lang, old, new)
         for key in ((game, lang, old), (game, lang, new)):
@@ -203,12 +214,13 @@ def align_adjacent(catalog: Catalog, memo: AlignmentMemo, forced: list[ForcedMat
                                digests[(game, lang, new)], relevant)
         old_texts, new_texts = pick_texts(catalog, game, lang, old), pick_texts(catalog, game, lang, new)
         cached = _read_json(path, lambda data, a=old_texts, b=new_texts: alignment_from_record(
-            data, a.__getitem__, b.__getitem__))
+            data, a.__getitem__, b.__getitem__), damaged)
         if cached is not None:
             memo[(game, lang, old, new, relevant)] = cached
             report.alignments_reused += 1
         else:
             missing.append((game, lang, old, new, relevant, path))
+    warn_rebuilt(damaged, "the alignment cache")
     jobs = [(_two_versions(catalog, g, lg, o, n), g, lg, o, n, r) for g, lg, o, n, r, _ in missing]
     for (game, lang, old, new, relevant, path), record in zip(missing, _run(_align_one, jobs), strict=True):
         old_texts, new_texts = pick_texts(catalog, game, lang, old), pick_texts(catalog, game, lang, new)
@@ -250,11 +262,20 @@ def _run(function, jobs: list[tuple]) -> Iterator:
     return map_in_order(function, jobs, None if len(jobs) > 1 else 1)
 
 
-def _read_json(path: Path, convert):
-    """A cache entry converted, or None when absent or malformed (it is then recomputed)."""
+def _read_json(path: Path, convert, damaged: list[str]):
+    """A cache entry read by the cache rule (``caches.read_cache_file``) and converted, or None when
+    absent or damaged (it is then recomputed; ``damaged`` collects why, for one warning)."""
     try:
-        return convert(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError, RulesKbError):
+        data = read_cache_file(path)
+    except CacheDamaged as exc:
+        damaged.append(str(exc))
+        return None
+    if data is None:
+        return None
+    try:
+        return convert(data)
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError, RulesKbError):
+        damaged.append(f"{path}: not a record this code reads")
         return None
 
 

@@ -15,6 +15,7 @@ import contextlib
 import os
 import signal
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -49,6 +50,17 @@ class ArgumentParser(argparse.ArgumentParser):
 
 def main(argv: Sequence[str] | None = None) -> int:
     install_signal_handlers()
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning
+        return _run(argv)
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A rebuilt cache (``assemble.caches.CacheRebuilt``) is one ``warning:`` line on stderr."""
+    print(f"warning: {make_visible(str(message))}", file=sys.stderr)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from rules_kb.cli.common import (
     GAME_HELP,
@@ -16,6 +15,7 @@ from rules_kb.cli.common import (
     print_text,
 )
 from rules_kb.games import CR, DOCUMENTS, GAMES, LANGS
+from rules_kb.visible import people_json
 
 # Alignment and diffing are imported by the handlers that use them (not by show or history).
 
@@ -71,7 +71,7 @@ def run_diff(args: argparse.Namespace) -> int:
     comparison = answer(args, lambda knowledge: diff_asked(knowledge, args.game, args.lang, args.old, args.new,
                                                            section=args.section, rule=args.rule))
     if args.json:
-        print(json.dumps(comparison_record(comparison), ensure_ascii=False, indent=2))
+        print(people_json(comparison_record(comparison), indent=2))
     else:
         print_text(args, comparison_text(comparison, args.all, args.substantive))
     return 0
@@ -84,7 +84,7 @@ def _diff_sections(args: argparse.Namespace) -> int:
     rows = answer(args, lambda knowledge: diff_sections(knowledge, args.game, args.document, args.lang,
                                                         args.old, args.new))
     if args.json:
-        print(json.dumps([row.to_record() for row in rows], ensure_ascii=False, indent=2))
+        print(people_json([row.to_record() for row in rows], indent=2))
     else:
         print_text(args, section_diff_text(rows, args.all, args.color))
     return 0
@@ -105,7 +105,7 @@ def run_explain(args: argparse.Namespace) -> int:
 
     story = answer(args, tell)
     if args.json:
-        print(json.dumps(story_record(story), ensure_ascii=False, indent=2))
+        print(people_json(story_record(story), indent=2))
     else:
         print_text(args, story_text(story))
     return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from rules_kb.cli.common import (
     GAME_HELP,
@@ -16,6 +15,7 @@ from rules_kb.cli.common import (
     print_text,
 )
 from rules_kb.games import GAMES, LANGS
+from rules_kb.visible import people_json
 
 # Registering these commands imports no stage; each handler imports what it answers with.
 
@@ -87,7 +87,7 @@ def run_show(args: argparse.Namespace) -> int:
     if args.json:
         for text in notes:
             note(text)
-        print(json.dumps([t.to_record() for t in texts], ensure_ascii=False, indent=2))
+        print(people_json([t.to_record() for t in texts], indent=2))
         return 0
     print_text(args, "\n".join([*(f"! {n}" for n in notes), *(format_text(text) for text in texts)]))
     return 0
@@ -131,7 +131,7 @@ def run_refs(args: argparse.Namespace) -> int:
 
     number, found = answer(args, ask)
     if args.json:
-        print(json.dumps([c.__dict__ for c in found], ensure_ascii=False, indent=2))
+        print(people_json([c.__dict__ for c in found], indent=2))
         return 0
     print_text(args, citations_text(number, found, args.version))
     return 0
@@ -161,7 +161,7 @@ def run_history(args: argparse.Namespace) -> int:
 
     result = answer(args, ask)
     if args.json:
-        print(json.dumps(result, ensure_ascii=False, indent=2))
+        print(people_json(result, indent=2))
         return 0
     print_text(args, history_text(*result))
     return 0
@@ -177,7 +177,7 @@ def run_analogue(args: argparse.Namespace) -> int:
 
     number, found = answer(args, ask)
     if args.json:
-        print(json.dumps([row.to_record() for row in found], ensure_ascii=False, indent=2))
+        print(people_json([row.to_record() for row in found], indent=2))
         return 0
     print_text(args, analogues_text(number, found))
     return 0

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import json
 
 from rules_kb.cli import common
 from rules_kb.cli.common import GAME_HELP, LANG_HELP, game_option, lang_option, print_text, warn
 from rules_kb.errors import UsageError
 from rules_kb.games import GAMES, LANGS
+from rules_kb.visible import people_json
 
 ALSO_SHOWN = 6  # older versions named on a result's "also in" line; the rest are counted
 
@@ -52,7 +52,7 @@ def run_search(args: argparse.Namespace) -> int:
     if args.json:
         for line in notes:
             common.note(line)
-        print(json.dumps([hit.to_record() for hit in hits], ensure_ascii=False, indent=2))
+        print(people_json([hit.to_record() for hit in hits], indent=2))
         return 0
     lines = [f"note: {line}" for line in notes]
     if not hits:

@@ -7,9 +7,9 @@ glossary term. A name that is neither a section's nor an infraction's is left to
 from __future__ import annotations
 
 import argparse
-import json
 
 from rules_kb.cli.common import answer, print_text
+from rules_kb.visible import people_json
 
 
 def show_sections(args: argparse.Namespace) -> int | None:
@@ -31,7 +31,7 @@ def show_sections(args: argparse.Namespace) -> int | None:
     if not found:
         return None
     if args.json:
-        print(json.dumps([a.to_record() for a in found], ensure_ascii=False, indent=2))
+        print(people_json([a.to_record() for a in found], indent=2))
     else:
         print_text(args, sections_list_text(found))
     return 0

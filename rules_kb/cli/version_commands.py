@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from rules_kb.cli.common import GAME_HELP, LANG_HELP, answer, game_option, lang_option, print_text
 from rules_kb.games import GAMES, LANGS
+from rules_kb.visible import people_json
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -25,7 +25,7 @@ def run_versions(args: argparse.Namespace) -> int:
 
     rows = answer(args, lambda knowledge: version_rows(knowledge, args.game, args.lang))
     if args.json:
-        print(json.dumps([row.to_record() for row in rows], ensure_ascii=False, indent=2))
+        print(people_json([row.to_record() for row in rows], indent=2))
         return 0
     print_text(args, versions_text(rows))
     return 0

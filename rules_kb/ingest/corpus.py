@@ -11,14 +11,13 @@ does not know are left alone.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import tomllib
 from pathlib import Path, PurePosixPath
 
-from rules_kb.errors import ManifestError
+from rules_kb.errors import ManifestError, SourceError
 from rules_kb.games import CR, DOCUMENTS, GAMES, LANGS
-from rules_kb.ingest.reading import read_source
+from rules_kb.ingest.reading import parse_nested, read_checked, read_source
 from rules_kb.model import DocumentMeta
 
 MANIFEST = "manifest.toml"
@@ -47,9 +46,11 @@ def read_toml(path: Path, *, missing: str | None = None) -> dict:
     except UnicodeDecodeError as exc:
         raise ManifestError(str(path), f"invalid UTF-8 ({exc.reason})", exc.start) from None
     try:
-        return tomllib.loads(text)
+        return parse_nested(tomllib.loads, text, str(path))
     except tomllib.TOMLDecodeError as exc:
         raise ManifestError(str(path), f"invalid TOML: {exc}") from None
+    except SourceError as exc:
+        raise ManifestError(str(path), exc.problem) from None
 
 
 def load_manifest(corpus: Path) -> list[DocumentMeta]:
@@ -58,7 +59,13 @@ def load_manifest(corpus: Path) -> list[DocumentMeta]:
     if not corpus.is_dir():
         problem = "not a directory" if corpus.exists() else "no such directory"
         raise ManifestError(str(corpus), f"corpus folder: {problem}")
-    entries = read_toml(path, missing="manifest not found").get("document", [])
+    return read_manifest(path)
+
+
+def read_manifest(path: Path, missing: str = "manifest not found") -> list[DocumentMeta]:
+    """Every entry of the manifest file ``path``, each checked by the schema; ``load_manifest``
+    and ``add`` (on the manifest it is about to install) read through this one loader."""
+    entries = read_toml(path, missing=missing).get("document", [])
     if not isinstance(entries, list):
         raise ManifestError(str(path), "'document' must be an array of tables")
     seen: set[str] = set()
@@ -141,11 +148,12 @@ def read_document_bytes(corpus: Path, meta: DocumentMeta) -> bytes:
         raise ManifestError(meta.file, f"file listed in the manifest (id {meta.id}) is missing")
     if path.is_symlink() and not _inside(path, corpus):
         raise ManifestError(meta.file, "a symlink out of the corpus: refused")
-    data = read_source(path, meta.file)
-    digest = hashlib.sha256(data).hexdigest()
-    if digest != meta.sha256:
-        raise ManifestError(meta.file, f"sha256 mismatch: manifest {meta.sha256[:12]}…, file {digest[:12]}…")
-    return data
+    try:
+        return read_checked(path, meta.file, meta.sha256)
+    except SourceError as exc:
+        if not exc.problem.startswith("sha256 mismatch"):
+            raise
+        raise ManifestError(meta.file, exc.problem.replace("recorded", "manifest")) from None
 
 
 def _inside(path: Path, folder: Path) -> bool:
@@ -162,8 +170,21 @@ def _inside(path: Path, folder: Path) -> bool:
 
 
 def load_manifest_text_check(path: Path) -> None:
-    """Refuse to install a manifest that would not load back."""
-    read_toml(path, missing="the new manifest was not written")
+    """Refuse to install a manifest that would not load back: the loader every command uses."""
+    read_manifest(path, missing="the new manifest was not written")
+
+
+def check_entry(meta: DocumentMeta, document: str) -> None:
+    """Refuse, before anything is written, an entry the manifest's loader would refuse once
+    written (a ``file`` with a backslash, say): ``manifest_entry`` read back by ``_read_entry``."""
+    try:
+        entry = tomllib.loads(manifest_entry(meta))["document"][0]
+        _read_entry(Path(MANIFEST), 0, entry)
+    except ManifestError as exc:
+        problem = exc.problem.removeprefix("document 0: ")
+        raise ManifestError(document, f"cannot be added: its manifest entry would be refused ({problem})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ManifestError(document, f"cannot be added: its manifest entry is not TOML ({exc})") from None
 
 
 def _toml(value) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from rules_kb.assemble.caches import write_cache_file
+from rules_kb.assemble.caches import CacheDamaged, read_cache_file, warn_rebuilt, write_cache_file
 from rules_kb.assemble.knowledge import Knowledge, cache_key
 from rules_kb.assemble.stored import open_store
 from rules_kb.games import GAME_SHORT_NAMES, LANGS_FIRST
@@ -71,23 +71,34 @@ def cached_note_index(corpus: Path, cache_dir: Path) -> dict:
 
     Loading the whole knowledge base costs seconds (42 s and 1.27 GB at full history); the linker
     needs only this small index, read from the knowledge store's indexes (built when absent).
-    JSON (never a pickle) under the same key as the knowledge cache, and the documents'
-    sha256 are checked as for that cache.
+    JSON (never a pickle) under the same key as the knowledge cache, read by the cache rule
+    (``caches.read_cache_file``), and the documents' sha256 are checked as for that cache.
     """
     path = cache_dir / f"note-index-{cache_key(corpus)}.json"
-    if path.exists():
+    try:
+        cached = read_cache_file(path)
+    except CacheDamaged as exc:
+        warn_rebuilt([str(exc)], "the note index")
+        cached = None
+    if isinstance(cached, dict) and _is_note_index(cached):
         for meta in load_manifest(corpus):
             read_document_bytes(corpus, meta)
-        try:
-            return json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            path.unlink(missing_ok=True)
+        return cached
+    if cached is not None:
+        warn_rebuilt([f"{path}: not a note index"], "the note index")
     data = note_index(open_store(corpus, cache_dir))  # the store `make build` made: no parse, no graph in memory
     if write_cache_file(path, json.dumps(data, ensure_ascii=False)):
         for stale in cache_dir.glob("note-index-*.json"):
             if stale != path:
                 stale.unlink(missing_ok=True)
     return data
+
+
+def _is_note_index(data: dict) -> bool:
+    """The shape ``NoteIndex`` reads (a sealed file has the bytes written; this guards the code that
+    wrote them being another version's)."""
+    return (isinstance(data.get("games"), dict) and isinstance(data.get("versions"), list)
+            and all(isinstance(row, dict) for row in data["versions"]))
 
 
 def _until(info: VersionInfo) -> str | None:

@@ -22,7 +22,7 @@ import re
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import date as date_type
 from datetime import timedelta
@@ -31,10 +31,12 @@ from pathlib import Path
 from rules_kb.compare.changes import Comparison, compare_versions
 from rules_kb.compare.memory import AlignmentMemo
 from rules_kb.errors import ManifestError, OutputError, SourceError
+from rules_kb.files import replace_file, shielded
 from rules_kb.ingest.corpus import (
     DATE,
     MANIFEST,
     VERSION_LABEL,
+    check_entry,
     load_manifest,
     load_manifest_text_check,
     manifest_entry,
@@ -52,6 +54,9 @@ from rules_kb.sources.common import LONGEST_RULE
 _OWN_KINDS = ("full", "excerpt", "change-notice", "contents")
 _TEMPORARIES = (".add-*.tmp", ".manifest-*.tmp")
 _FILE_MODE = 0o644  # a release and the manifest are read by every user of the corpus
+# A parser that finds no version files the rules under a placeholder label ('unknown') and says
+# so with this anomaly: the placeholder is not a version the text states.
+_NO_VERSION = ("no-version",)
 
 
 class ConflictError(SourceError):
@@ -71,10 +76,11 @@ class Addition:
     alignments: AlignmentMemo = field(default_factory=AlignmentMemo, repr=False)  # and what it aligned
 
 
-def _stated(item: Ingested) -> tuple[list[str], list[str]]:
+def stated(item: Ingested) -> tuple[list[str], list[str]]:
     """Version labels and dates the text itself states for its own release."""
     own = [v for v in item.parsed.versions if v.kind in _OWN_KINDS]
-    labels = list(dict.fromkeys(v.label for v in own))
+    unstated = any(anomaly.code in _NO_VERSION for anomaly in item.parsed.anomalies)
+    labels = [] if unstated else list(dict.fromkeys(v.label for v in own))
     dates = list(dict.fromkeys(v.date for v in own if v.date))
     return labels, dates
 
@@ -108,7 +114,7 @@ def plan_addition(corpus: Path, path: Path, *, game: str | None = None, lang: st
     _check_flag(path, "lang", lang, list(guess.languages))
     languages = (lang,) if lang and len(guess.languages) == 1 else guess.languages
     probe = parse_bytes(data, replace(guess, languages=languages, versions=(version,) if version else ()))
-    labels, dates = _stated(probe)
+    labels, dates = stated(probe)
     if guess.format != "mtg-cr":  # Magic's label is the caller's (file date); the text states only a date
         _check_flag(path, "version", version, labels)
     _check_flag(path, "date", date, dates)
@@ -126,6 +132,7 @@ def plan_addition(corpus: Path, path: Path, *, game: str | None = None, lang: st
                    file=f"{guess.game}/{path.name}", languages=languages, versions=(label,),
                    dates=(the_date,) if the_date else (), source=source or f"added by rules-kb add from {path.name}",
                    note=note or "")
+    check_entry(meta, str(path))
     _check_destination(corpus, existing, meta, path)
     item = parse_bytes(data, meta)
     if not item.accounting.complete:
@@ -295,19 +302,56 @@ def add_release(corpus: Path, path: Path, cache_dir: Path | None = None, **flags
     With ``cache_dir``, the parse and the alignments the add computed go into the build's
     caches, so the next lookup's rebuild reads them instead of computing them again.
     """
+    return add_releases(corpus, [(path, flags)], cache_dir)[0]
+
+
+Check = Callable[[Addition], None]
+
+
+def add_releases(corpus: Path, wanted: list[tuple[Path, dict[str, str | None]]], cache_dir: Path | None = None,
+                 check: Check | None = None) -> list[Addition]:
+    """Add several releases in order, all or nothing (``updates --fetch``): under one corpus lock,
+    each is planned (``check`` may refuse the plan) and committed, so a later one is compared with
+    an earlier; when any is refused, or anything fails, the manifest is put back as it was and the
+    files the others copied are removed."""
     if not corpus.is_dir():
         raise ManifestError(str(corpus), "corpus folder: not a directory" if corpus.exists() else
                             "corpus folder: no such directory")
+    additions: list[Addition] = []
     with corpus_lock(corpus):
         remove_stale_temporaries(corpus)
-        addition = plan_addition(corpus, path, **flags)
-        commit_addition(corpus, addition)
+        manifest = corpus / MANIFEST
+        before = read_source(manifest, str(manifest)) if manifest.is_file() else None
+        try:
+            for path, flags in wanted:
+                addition = plan_addition(corpus, path, **flags)
+                if check is not None:
+                    check(addition)
+                commit_addition(corpus, addition)
+                additions.append(addition)
+        except BaseException:
+            if additions and before is not None:
+                with shielded():
+                    _undo(corpus, before, additions)
+            raise
     if cache_dir is not None:
         from rules_kb.assemble.knowledge import remember_addition
 
-        remember_addition(cache_dir, addition.catalog or build_catalog([addition.item.parsed]), addition.alignments,
-                          addition.item.parsed)
-    return addition
+        for addition in additions:
+            remember_addition(cache_dir, addition.catalog or build_catalog([addition.item.parsed]),
+                              addition.alignments, addition.item.parsed)
+    return additions
+
+
+def _undo(corpus: Path, manifest: bytes, additions: list[Addition]) -> None:
+    """Put the manifest back byte for byte, then remove the files the additions copied."""
+    path = corpus / MANIFEST
+    try:
+        replace_file(path, lambda out: out.buffer.write(manifest), stat.S_IMODE(path.stat().st_mode), sync=True)
+        for addition in additions:
+            (corpus / addition.meta.file).unlink(missing_ok=True)
+    except OSError as exc:
+        raise OutputError(str(exc.filename or path), f"cannot undo the additions: {exc.strerror or exc}") from None
 
 
 def remove_stale_temporaries(corpus: Path) -> None:

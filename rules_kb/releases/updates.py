@@ -10,31 +10,31 @@ pages the publishers keep current and says which releases the corpus lacks:
 
 ``fetch_updates`` downloads every newer release, checks that each download is what its link
 claims (a PDF is a PDF, a TXT decodes as text) before anything is written, then adds them
-oldest first through ``add_release``, with every check ``add`` makes. A page that cannot be
-fetched, a page whose layout no longer shows these links, or a bad download is one error and
-leaves the corpus as it was.
+oldest first through ``add_releases``, with every check ``add`` makes and one more: the text's own
+version and date must be the ones its link names. A page that cannot be fetched, a page whose
+layout no longer shows these links, or a bad download is one error naming its URL and leaves the
+corpus as it was, however many releases were added before it (``add_releases`` undoes them).
+Every fetch goes through ``download.fetch_url`` (URL checked, one deadline, a size cap).
 """
 
 from __future__ import annotations
 
 import re
 import tempfile
-import unicodedata
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date as date_type
 from pathlib import Path
-from urllib.parse import unquote, urljoin, urlsplit
+from urllib.parse import unquote, urlsplit
 
 from rules_kb.errors import SourceError
 from rules_kb.ingest.corpus import load_manifest
 from rules_kb.ingest.decode import decode_document
 from rules_kb.ingest.documents import container_kind
 from rules_kb.ingest.reading import MAX_SOURCE_BYTES
-from rules_kb.releases.add import Addition, add_release
+from rules_kb.releases.add import Addition, ConflictError, add_releases, stated
+from rules_kb.releases.download import MAX_PAGE_BYTES, check_url, fetch_url, page_links
 
-TIMEOUT_SECONDS = 30
 _MAGIC_FILE = re.compile(r"MagicCompRules[\s_-]*(\d{4})(\d{2})(\d{2})\.(txt|pdf|docx)", re.IGNORECASE)
 _DM_VERSION = re.compile(r"Ver\.?\s*(\d+(?:\.\d+)+)", re.IGNORECASE)
 _DM_DATE = re.compile(r"最終更新日\s*(\d{4})/(\d{1,2})/(\d{1,2})")
@@ -69,36 +69,12 @@ class Status:
     newer: list[Release]
 
 
-Fetcher = Callable[[str], bytes]
-
-
-def fetch_url(url: str) -> bytes:
-    """The body of ``url`` (at most ``MAX_SOURCE_BYTES``), or ``SourceError`` naming the URL."""
-    try:
-        with urllib.request.urlopen(url, timeout=TIMEOUT_SECONDS) as response:  # _check_scheme: http(s) only
-            data = response.read(MAX_SOURCE_BYTES + 1)
-    except urllib.error.HTTPError as exc:
-        raise SourceError(url, f"cannot fetch: HTTP {exc.code} {exc.reason}") from None
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        reason = getattr(exc, "reason", exc)
-        raise SourceError(url, f"cannot fetch: {reason}") from None
-    if len(data) > MAX_SOURCE_BYTES:
-        raise SourceError(url, f"cannot fetch: over {MAX_SOURCE_BYTES:,} bytes")
-    return data
-
-
-def _check_scheme(url: str) -> None:
-    if urlsplit(url).scheme not in ("http", "https"):
-        raise SourceError(url, "not an http(s) URL")
+Fetcher = Callable[[str, int], bytes]
 
 
 def _anchors(html: bytes, base: str) -> list[tuple[str, str]]:
-    """(absolute href, text) of every link on a page."""
-    from bs4 import BeautifulSoup
-
-    soup = BeautifulSoup(html, "lxml")
-    return [(urljoin(base, a["href"]), unicodedata.normalize("NFKC", a.get_text(" ", strip=True)))
-            for a in soup.find_all("a", href=True)]
+    """(absolute href, text) of every usable link on a page (``download.page_links``)."""
+    return page_links(html, base)
 
 
 def read_wizards_page(html: bytes, url: str) -> list[Release]:
@@ -152,8 +128,7 @@ def check_updates(corpus: Path, pages: dict[str, str], fetch: Fetcher = fetch_ur
     """Read each publisher's page (``game -> URL``) and compare with the corpus; nothing written."""
     statuses = []
     for game, url in pages.items():
-        _check_scheme(url)
-        html = fetch(url)
+        html = fetch(check_url(url), MAX_PAGE_BYTES)
         listed = read_wizards_page(html, url) if game == "mtg" else read_dm_page(html, url)
         held = _held(corpus, game)
         key = (lambda label: label) if game == "mtg" else _version_key
@@ -177,28 +152,56 @@ def _verify(data: bytes, kind: str, url: str) -> None:
 
 def fetch_updates(corpus: Path, statuses: list[Status], cache_dir: Path | None = None,
                   fetch: Fetcher = fetch_url) -> list[Addition]:
-    """Download every newer release, check each, then add them oldest first (``add``'s checks)."""
+    """Download every newer release and check each, then add them oldest first with ``add``'s checks
+    and one more (``_agrees``: the text is the release its link names), all or nothing: a refusal
+    names the URL and leaves the corpus as it was, releases added before it included."""
     wanted = [(status, release) for status in statuses for release in status.newer]
     with tempfile.TemporaryDirectory(prefix="rules-kb-updates-") as folder:
-        downloads = []
+        requests, links = [], {}
         for status, release in wanted:
             kind = next(kind for kind in _PREFERENCE if kind in release.links)
-            url = release.links[kind]
-            _check_scheme(url)
-            data = fetch(url)
+            url = check_url(release.links[kind])
+            data = fetch(url, MAX_SOURCE_BYTES)
             _verify(data, kind, url)
             name = f"CR-{release.label}.{kind}" if release.game == "mtg" else _file_name(url, kind)
             path = Path(folder) / name
             path.write_bytes(data)
-            downloads.append((status, release, path, url))
-        additions = []
-        for status, release, path, url in downloads:
-            additions.append(add_release(
-                corpus, path, cache_dir, game=release.game, version=release.label,
-                date=None if release.game == "mtg" else release.date,
-                source=f"downloaded by rules-kb updates --fetch from {url} (listed on {status.page})",
-                note="the publisher's own file, byte for byte"))
-        return additions
+            links[str(path)] = (release, url)
+            requests.append((path, {
+                "game": release.game, "version": release.label,
+                "date": None if release.game == "mtg" else release.date,
+                "source": f"downloaded by rules-kb updates --fetch from {url} (listed on {status.page})",
+                "note": "the publisher's own file, byte for byte"}))
+        try:
+            return add_releases(corpus, requests, cache_dir, lambda addition: _agrees(addition, *links[
+                str(addition.source)]))
+        except SourceError as exc:
+            if exc.document not in links:
+                raise
+            raise type(exc)(links[exc.document][1], f"{exc.problem}; nothing added", exc.position) from None
+
+
+# The file date in a Magic link and the date its text says it takes effect differ by up to 11 days
+# in the corpus (2021-07-12 and 2021-07-23); a month apart is another release.
+_DATE_SLACK_DAYS = 31
+
+
+def _agrees(addition: Addition, release: Release, url: str) -> None:
+    """Refuse a download whose text is not the release its link names: the text must state its
+    version (Duel Masters) and its date, and the date must be the link's (Magic: within a month of
+    the file's date; Duel Masters: ``add`` compares the link's date exactly)."""
+    source = str(addition.source)
+    labels, dates = stated(addition.item)
+    if release.game == "dm" and release.label not in labels:
+        raise ConflictError(source, f"the text states no version; its link says {release.label}")
+    if not dates:
+        raise ConflictError(source, f"the text states no date; its link says {release.date or release.label}")
+    if release.game == "mtg" and release.date:
+        apart = min(abs((date_type.fromisoformat(day) - date_type.fromisoformat(release.date)).days)
+                    for day in dates)
+        if apart > _DATE_SLACK_DAYS:
+            raise ConflictError(source, f"the text says it takes effect {', '.join(dates)}, but its link names "
+                                        f"the release of {release.date}")
 
 
 def _file_name(url: str, kind: str) -> str:

@@ -12,7 +12,6 @@ in a hundred releases was most of the old API's 821 MB.
 
 from __future__ import annotations
 
-import json
 from itertools import groupby
 from pathlib import Path
 
@@ -21,12 +20,13 @@ from rules_kb.ask.query import history_record
 from rules_kb.assemble.knowledge import Knowledge
 from rules_kb.games import GAMES, LANGS
 from rules_kb.numbers import RuleNumber
+from rules_kb.visible import people_json
 
 
 def _write(docs_dir: Path, root_path: str, record: object) -> None:
     path = docs_dir / root_path.lstrip("/")
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+    path.write_text(people_json(record, separators=(",", ":")) + "\n", encoding="utf-8")
 
 
 def versions_record(knowledge: Knowledge, game: str) -> dict:

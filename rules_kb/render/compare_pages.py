@@ -8,13 +8,13 @@ needs and cannot compute: the URL templates of ``links.py`` and which pairs have
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 
 from rules_kb import links
 from rules_kb.games import GAME_NAMES, GAMES, LANG_NAMES
 from rules_kb.render.html import Page, element, esc, link
 from rules_kb.render.site_data import SiteData
+from rules_kb.visible import people_json
 
 SCRIPT = "/assets/compare.js"
 
@@ -26,7 +26,7 @@ def compare_pages(site: SiteData) -> Iterator[Page]:
 
 
 def _json(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return people_json(value, sort_keys=True, separators=(",", ":"))
 
 
 def compare_page(site: SiteData, game: str) -> Page:

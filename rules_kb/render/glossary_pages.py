@@ -15,7 +15,6 @@ eighth version whole and the others as what differs from it. 113 static Magic gl
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from rules_kb.refs import find_references
 from rules_kb.render.diffmarkup import render_html
 from rules_kb.render.html import Page, element, esc, link, text_html
 from rules_kb.render.site_data import SiteData
+from rules_kb.visible import people_json
 
 KEYFRAME = 8  # as the version JSON: every 8th older glossary whole, the others a delta over it
 Segment = tuple[str, str | None, str | None]
@@ -133,7 +133,7 @@ def write_glossary_api(site: SiteData, docs_dir: Path) -> None:
                           "entries": {key: e for key, e in record["entries"].items() if whole.get(key) != e}}
             path = docs_dir / links.api_glossary(game, lang, version).lstrip("/")
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+            path.write_text(people_json(record, separators=(",", ":")) + "\n", encoding="utf-8")
 
 
 def glossary_record(site: SiteData, game: str, lang: str, version: str, entries: list[Entry],

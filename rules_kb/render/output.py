@@ -11,17 +11,14 @@ of the same file (a writer holds an ``flock`` on its temporary file while it liv
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
-import signal
 import stat
-import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from rules_kb.errors import OutputError
-from rules_kb.files import new_file_mode, replace_file
+from rules_kb.files import new_file_mode, replace_file, shielded
 
 
 def write_atomically(path: Path, lines: Iterable[str], newline: bool = True) -> None:
@@ -136,21 +133,42 @@ def remove_work_folder(path: Path) -> None:
         raise OutputError(str(path), exc.strerror or str(exc)) from None
 
 
-def replace_folder(staging: Path, folder: Path, mark: str) -> None:
-    """Put the finished work folder ``staging`` at ``folder`` (checked by ``output_folder``); the
-    previous folder is removed only after the swap."""
-    old = folder.parent / f".{folder.name}.old"
+def replace_folder(staging: Path, folder: Path, mark: str, check: Callable[[Path], None] | None = None) -> None:
+    """Put the finished work folder ``staging`` at ``folder`` (checked by ``output_folder``, and by
+    ``check`` again just before the swap); the previous folder is removed only after the swap."""
+    old = _old_folder(folder)
     remove_work_folder(old)
     with shielded():
-        _swap(staging, folder, old, mark)
+        _swap(staging, folder, old, mark, check)
     remove_work_folder(old)
 
 
-def _swap(staging: Path, folder: Path, old: Path, mark: str) -> None:
+def restore_interrupted_swap(folder: Path, mark: str) -> None:
+    """Put back the previous output a run killed mid-swap left at ``.NAME.old`` (``folder`` gone,
+    the old one still marked and holding ``mark``), so the next run starts from it, not from nothing."""
+    old = _old_folder(folder)
+    if os.path.lexists(folder) or old.is_symlink() or not (old / WORK_MARK).is_file() or not (old / mark).is_file():
+        return
     try:
-        (staging / WORK_MARK).unlink()
+        old.rename(folder)
+        (folder / WORK_MARK).unlink()
+    except OSError as exc:
+        raise OutputError(str(folder), exc.strerror or str(exc)) from None
+
+
+def _old_folder(folder: Path) -> Path:
+    return folder.parent / f".{folder.name}.old"
+
+
+def _swap(staging: Path, folder: Path, old: Path, mark: str, check: Callable[[Path], None] | None) -> None:
+    """Two renames. Every folder keeps its work mark until it is where it belongs, so a SIGKILL
+    between any two steps leaves only marked work folders (removed by the next run) and an output
+    the next run accepts (``restore_interrupted_swap`` puts back one left at ``.NAME.old``)."""
+    try:
         if os.path.lexists(folder):
             output_folder(folder, mark)  # still ours to replace: nothing changed it during the build
+            if check is not None:
+                check(folder)
             (folder / WORK_MARK).touch()
             folder.rename(old)
         try:
@@ -160,20 +178,6 @@ def _swap(staging: Path, folder: Path, old: Path, mark: str) -> None:
                 old.rename(folder)
                 (folder / WORK_MARK).unlink()
             raise
+        (folder / WORK_MARK).unlink()
     except OSError as exc:
         raise OutputError(str(folder), exc.strerror or str(exc)) from None
-
-
-@contextlib.contextmanager
-def shielded() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM back while a swap or a clean-up runs, so neither is left half done; a
-    signal that came meanwhile is delivered as the block ends."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    held = {signal.SIGINT, signal.SIGTERM}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

@@ -11,7 +11,6 @@ date, a section to its anchor in the same version, an infraction named in bracke
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +27,7 @@ from rules_kb.numbers import RuleNumber
 from rules_kb.refs import SECTION_TAGS, find_infraction, find_references, find_section_references, name_key
 from rules_kb.render.html import Page, copy_buttons, element, esc, link, text_html
 from rules_kb.render.site_data import SiteData
+from rules_kb.visible import people_json
 
 _SECTION_WORD = re.compile(r"(?i:sections?)[ \t]+(?P<number>[0-9]{1,2}(?:\.[0-9]{1,2})?)(?![0-9]|\.[0-9])")
 # "section 4.3 of the Magic Tournament Rules": the section is another document's.
@@ -284,8 +284,8 @@ def write_section_api(knowledge: Knowledge, site_dir: Path) -> None:
                        for s in sections.sections_in(game, document, lang, label).values()]
             target = site_dir / links.api_document(game, document, label).lstrip("/")
             target.parent.mkdir(parents=True, exist_ok=True)
-            body = json.dumps({"game": game, "document": document, "lang": lang, "version": label,
-                               "sections": records}, ensure_ascii=False, indent=1, sort_keys=True)
+            body = people_json({"game": game, "document": document, "lang": lang, "version": label,
+                                "sections": records}, indent=1, sort_keys=True)
             try:
                 replace_file(target, lambda out, body=body: out.write(body + "\n"), 0o644)
             except OSError as exc:

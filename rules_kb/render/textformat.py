@@ -6,13 +6,13 @@ nothing here asks a question.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from rules_kb.model import RuleText, span_extent
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.terminal import LEGEND
+from rules_kb.visible import escaped_json
 
 if TYPE_CHECKING:  # type names only: show/history must not import the comparison stages
     from rules_kb.ask.glossary import TermAnswer
@@ -322,7 +322,7 @@ def model_lines(results: Iterable[Ingested]) -> Iterable[str]:
 
 
 def _dump(record: dict) -> str:
-    return json.dumps(record, ensure_ascii=False, sort_keys=False)
+    return escaped_json(record, sort_keys=False)  # the model's data, unchanged; no raw U+202E on a terminal
 
 
 def term_text(answer: TermAnswer) -> str:

@@ -4,10 +4,12 @@ The key is the knowledge cache's (manifest, curated files, package source), so a
 reading a few JSON files, not loading the knowledge base or Sudachi; only the newest few
 index folders are kept.
 
-The cache is not trusted: beside the index, ``digests.json`` holds the SHA-256 of every file
-written, and each file is checked against it when a query first reads it (regular files only,
-never blocking on a FIFO). A truncated, emptied, replaced or edited file makes the index
-``damaged``: the caller warns in one line and builds it again.
+The cache is not trusted: beside the index, ``digests.json`` (itself sealed with its digest,
+``caches.read_cache_file``) holds the SHA-256 of every file written, and each file is read by the
+one rule for cache files when a query first reads it (``ingest/reading.py``: regular files only,
+never blocking on a FIFO, bytes checked against the table, nesting bounded). A truncated,
+emptied, replaced or edited file makes the index ``damaged``: the caller warns in one line and
+builds it again.
 """
 
 from __future__ import annotations
@@ -16,12 +18,12 @@ import hashlib
 import json
 import os
 import shutil
-import tempfile
 from pathlib import Path
 
-from rules_kb.assemble.caches import cache_key, check_files, file_stats
+from rules_kb.assemble.caches import CacheDamaged, cache_key, check_files, file_stats, read_cache_file, seal
 from rules_kb.errors import RulesKbError, SourceError
-from rules_kb.ingest.reading import read_source
+from rules_kb.files import make_temporary_folder
+from rules_kb.ingest.reading import parse_json, read_checked
 from rules_kb.search.query import INDEX_DIR, SearchIndex
 
 KEEP = 3
@@ -45,12 +47,11 @@ class CheckedIndex(SearchIndex):
         if expected is None:
             raise SearchIndexDamaged(f"{name}: not listed in {DIGESTS}")
         try:
-            data = read_source(self.folder / name, name, MAX_INDEX_FILE)
+            return parse_json(read_checked(self.folder / name, name, expected, MAX_INDEX_FILE), name)
         except SourceError as exc:
+            if exc.problem.startswith("sha256 mismatch"):
+                raise SearchIndexDamaged(f"{name}: not the file that was written") from None
             raise SearchIndexDamaged(exc.describe()) from None
-        if hashlib.sha256(data).hexdigest() != expected:
-            raise SearchIndexDamaged(f"{name}: not the file that was written")
-        return json.loads(data)
 
 
 def open_index(corpus: Path, build_dir: Path, knowledge_cache: Path | None = None, *,
@@ -79,14 +80,14 @@ def write_index(knowledge, folder: Path, files: dict[str, list[int]]) -> None:
     from rules_kb.search.index import write_search_index
 
     folder.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}-"))
+    staging = make_temporary_folder(folder.parent, f".{folder.name}-")
     try:
         write_search_index(knowledge, staging)
         index = staging / INDEX_DIR
         digests = {str(path.relative_to(index)): hashlib.sha256(path.read_bytes()).hexdigest()
                    for path in sorted(index.rglob("*.json"))}
         record = {"files": files, "index": digests}
-        (staging / DIGESTS).write_text(json.dumps(record, indent=0, sort_keys=True), encoding="utf-8")
+        (staging / DIGESTS).write_text(seal(json.dumps(record, indent=0, sort_keys=True)), encoding="utf-8")
         if folder.exists() or folder.is_symlink():
             if folder.is_dir() and not folder.is_symlink():
                 shutil.rmtree(folder)
@@ -101,11 +102,9 @@ def write_index(knowledge, folder: Path, files: dict[str, list[int]]) -> None:
 def read_digests(path: Path) -> dict[str, dict]:
     """``{"files": corpus file → [size, mtime_ns], "index": index file → sha256}``, checked."""
     try:
-        record = json.loads(read_source(path, DIGESTS, MAX_INDEX_FILE))
-    except SourceError as exc:
-        raise SearchIndexDamaged(exc.describe()) from None
-    except ValueError:
-        raise SearchIndexDamaged(f"{DIGESTS}: not JSON") from None
+        record = read_cache_file(path, MAX_INDEX_FILE)
+    except CacheDamaged as exc:
+        raise SearchIndexDamaged(str(exc)) from None
     index = record.get("index") if isinstance(record, dict) else None
     files = record.get("files") if isinstance(record, dict) else None
     if not (isinstance(index, dict) and all(isinstance(v, str) for v in index.values()) and isinstance(files, dict)

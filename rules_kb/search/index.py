@@ -26,21 +26,21 @@ that use the word), and ``cites:<number>`` for every rule a text cites.
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import os
 import re
 import shutil
-import tempfile
 from collections import Counter, defaultdict
 from functools import lru_cache
 from pathlib import Path
 
 from rules_kb.assemble.knowledge import Knowledge
+from rules_kb.files import make_temporary_folder
 from rules_kb.search.documents import Document, Group, collect
 from rules_kb.search.query import INDEX_DIR, shard_of
 from rules_kb.search.segment import JAPANESE_CHAR, STOP_WORDS, browser_grammar, english_term, fold, whole_term
 from rules_kb.tokens import tokenize
+from rules_kb.visible import people_json
 
 __all__ = ["INDEX_DIR", "build_index_files", "shard_of", "write_search_index"]
 
@@ -59,7 +59,7 @@ def write_search_index(knowledge: Knowledge, docs_dir: Path) -> None:
     """Write the index files under ``docs_dir / INDEX_DIR``, replacing any older index whole."""
     target = docs_dir / INDEX_DIR
     docs_dir.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(dir=docs_dir, prefix=f".{INDEX_DIR}-"))
+    staging = make_temporary_folder(docs_dir, f".{INDEX_DIR}-")
     try:
         for name, payload in build_index_files(knowledge).items():
             path = staging / name
@@ -396,4 +396,4 @@ def _former_numbers(groups: list[Group]) -> dict[str, list[int]]:
 
 
 def _dump(payload: object) -> bytes:
-    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return people_json(payload, separators=(",", ":")).encode("utf-8")

@@ -5,10 +5,12 @@ without the theme override), the pages the nav names and one frame page per top 
 mkdocs builds it (strict) into a staging folder beside the output; every other generated page
 is then written into the staging folder inside its frame (``site/frame.py``), or
 linked from the previous build when its unit is unchanged (``site/reuse.py``), the extra
-writers add the JSON API, the search index and the note linker's files, and the staging folder
-is swapped into place, so a failed build never leaves a half-written site. ``--out`` follows the
-one rule for outputs (``render/output.py``): a missing or empty folder, or a previous build (it
-holds the units manifest), is replaced; anything else is refused before any work. The docs and
+writers add the JSON API, the search index and the note linker's files, the files a host needs
+are copied from ``site/host-files/``, the units manifest lists every file written, and the
+staging folder is swapped into place, so a failed build never leaves a half-written site.
+``--out`` follows the one rule for outputs (``render/output.py``): a missing or empty folder, or
+a previous build (it holds the units manifest) holding only files a build wrote, is replaced;
+anything else is refused, by name, before any work. The docs and
 staging folders are marked work folders beside it (``.NAME.src``, ``.NAME.staging``).
 """
 
@@ -25,7 +27,7 @@ from pathlib import Path
 from rules_kb.assemble.knowledge import Knowledge, load_knowledge
 from rules_kb.errors import OutputError
 from rules_kb.notes.assets import write_link_assets
-from rules_kb.places import MKDOCS_CONFIG, SITE_SOURCES
+from rules_kb.places import MKDOCS_CONFIG, SITE_ROOT, SITE_SOURCES
 from rules_kb.render.api import write_api
 from rules_kb.render.audit_data import write_audit_data
 from rules_kb.render.glossary_pages import write_glossary_api
@@ -37,6 +39,7 @@ from rules_kb.render.output import (
     output_folder,
     remove_work_folder,
     replace_folder,
+    restore_interrupted_swap,
     shielded,
 )
 from rules_kb.render.section_pages import write_section_api
@@ -48,9 +51,11 @@ from rules_kb.site.frame import Frame, framed_html, take_frames, write_frame_sou
 from rules_kb.site.notfound import fix_not_found_page
 from rules_kb.site.pages import MKDOCS_GENERATORS, PAGE_GENERATORS
 from rules_kb.site.reuse import MANIFEST as UNITS
-from rules_kb.site.reuse import PreviousBuild, build_salt
+from rules_kb.site.reuse import PreviousBuild, build_salt, foreign_files
 
 THEME_OVERRIDES = "overrides"
+# Files a host needs at the site's root (CNAME, .nojekyll), copied as they are by every build.
+HOST_FILES = SITE_SOURCES / "host-files"
 
 # Functions ``write_x(knowledge, folder)`` that drop extra static files into the built site,
 # run in this order after the pages are written: the JSON API, the search index
@@ -80,7 +85,9 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
     """Build the whole site into ``out`` (replaced only when the build succeeded)."""
     seconds: dict[str, float] = {}
     clock = time.perf_counter()
+    restore_interrupted_swap(Path(os.path.abspath(out)), UNITS)
     out = output_folder(out, UNITS)  # refused before any work when it is not ours to replace
+    check_no_foreign_files(out)
     docs_dir = docs_dir or out.parent / f".{out.name}.src"
     staging = out.parent / f".{out.name}.staging"
     if knowledge is None:
@@ -101,7 +108,6 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
         previous.open(build_salt(frames))
         pages = nav_pages + write_framed_pages(frames, staging, (
             page for generate in PAGE_GENERATORS for page in generate(site)), seen, previous)
-        previous.write_manifest()
         for site_writer in SITE_WRITERS:
             site_writer(site, staging)
         seconds["pages"] = time.perf_counter() - clock
@@ -109,8 +115,10 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
         for writer in EXTRA_WRITERS:
             writer(knowledge, staging)
         fix_not_found_page(staging)
+        copy_host_files(staging)
+        previous.write_manifest()  # last: it lists every file the build wrote
         seconds["writers"] = time.perf_counter() - clock
-        replace_folder(staging, out, UNITS)
+        replace_folder(staging, out, UNITS, check_no_foreign_files)
     except OSError as exc:  # a full disk or a file-size limit while copying or writing into the work folders
         raise OutputError(str(out), f"{exc.strerror or exc} (at {exc.filename})") from None
     finally:
@@ -123,10 +131,30 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
                       previous.unchanged_pages)
 
 
+def check_no_foreign_files(out: Path) -> None:
+    """Refuse, by name, to replace a previous build holding files no build wrote: a build never
+    deletes what it did not write (a host's ``CNAME`` belongs in ``site/host-files/``)."""
+    if not (out / UNITS).is_file():
+        return
+    foreign = foreign_files(out)
+    if foreign:
+        shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+        raise OutputError(str(out), f"a previous build holding files no build wrote ({shown}): refused rather than "
+                          f"deleted; move them out (a file the host needs, like CNAME, goes in "
+                          f"{HOST_FILES.relative_to(SITE_ROOT)}/, which every build copies)")
+
+
+def copy_host_files(site_dir: Path) -> None:
+    """Copy the files a host needs at the site's root (``CNAME``, ``.nojekyll``) from ``site/host-files/``."""
+    if HOST_FILES.is_dir():
+        shutil.copytree(HOST_FILES, site_dir, dirs_exist_ok=True)
+
+
 def write_sources(site: SiteData, docs_dir: Path, seen: set[str]) -> int:
     """Fill the fresh docs folder for mkdocs: the hand-written sources, the pages the nav names and the
     frames; returns the count of generated pages written."""
-    shutil.copytree(SITE_SOURCES, docs_dir, ignore=shutil.ignore_patterns(THEME_OVERRIDES), dirs_exist_ok=True)
+    shutil.copytree(SITE_SOURCES, docs_dir, ignore=shutil.ignore_patterns(THEME_OVERRIDES, HOST_FILES.name),
+                    dirs_exist_ok=True)
     write_frame_sources(docs_dir)
     count = 0
     for page in (page for generate in MKDOCS_GENERATORS for page in generate(site)):

@@ -52,14 +52,34 @@ def measure(site: Path) -> SiteFigures:
         raise UsageError(f"{site}: holds no built site (run `rules-kb build` first)")
     files = total = 0
     largest = (0, "")
-    for folder, _, names in os.walk(site):
+    for folder, _, names in os.walk(site, onerror=_unreadable):
         for name in names:
             path = Path(folder) / name
-            size = path.stat().st_size
+            size = _size(site, path)
             files, total = files + 1, total + size
             if size > largest[0]:
                 largest = (size, path.relative_to(site).as_posix())
     return SiteFigures(files, total, largest)
+
+
+def _unreadable(error: OSError) -> None:
+    """A folder the walk cannot read would be left out of the count: refused instead."""
+    raise UsageError(f"{error.filename}: cannot read this folder of the site ({error.strerror}): the figures "
+                     "would leave it out")
+
+
+def _size(site: Path, path: Path) -> int:
+    """The bytes a host uploads for ``path``; a symlink must stay inside the site (a host would copy
+    what it names, or refuse it), and one that does not is refused by name."""
+    if path.is_symlink():
+        target = os.path.realpath(path)
+        root = os.path.realpath(site)
+        if not (target == root or target.startswith(root + os.sep)):
+            raise UsageError(f"{path}: a symlink out of the site (to {target}): a host would not publish it")
+    try:
+        return path.stat().st_size
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read ({exc.strerror})") from None
 
 
 def over_limits(figures: SiteFigures, limits: Limits) -> list[str]:

@@ -17,9 +17,13 @@ import shutil
 from pathlib import Path
 
 from rules_kb.assemble.caches import source_hash
+from rules_kb.errors import SourceError
+from rules_kb.ingest.reading import parse_json, read_source
+from rules_kb.render.output import WORK_MARK
 from rules_kb.site.frame import Frame, FrameKey
 
 MANIFEST = ".rules-kb-units.json"
+MAX_MANIFEST_BYTES = 64 * 1024 * 1024  # 60 bytes a file: room for a million files
 
 
 def build_salt(frames: dict[FrameKey, Frame]) -> str:
@@ -79,20 +83,57 @@ class PreviousBuild:
         self.new[folder] = {"key": key, **data}
 
     def write_manifest(self) -> None:
-        record = {"salt": self.salt, "units": self.new}
+        """The units and every file of the finished site (``files``: what the next build may replace);
+        written last, after every writer."""
+        files = sorted(path.relative_to(self.staging).as_posix() for path in self.staging.rglob("*")
+                       if not path.is_dir() and path.name != WORK_MARK)
+        record = {"salt": self.salt, "units": self.new, "files": files}
         (self.staging / MANIFEST).write_text(json.dumps(record, ensure_ascii=False, sort_keys=True, indent=0) + "\n",
                                              encoding="utf-8")
 
 
+def _read_record(path: Path) -> dict | None:
+    """The manifest of a previous build, read by the one rule (``ingest/reading.py``), or None."""
+    try:
+        record = parse_json(read_source(path, MANIFEST, MAX_MANIFEST_BYTES), MANIFEST)
+    except SourceError:
+        return None
+    return record if isinstance(record, dict) else None
+
+
 def _read_manifest(path: Path, salt: str) -> dict[str, dict]:
     """The previous build's units, or none when it was built by other code (or is unreadable)."""
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(record, dict) or record.get("salt") != salt or not isinstance(record.get("units"), dict):
+    record = _read_record(path)
+    if record is None or record.get("salt") != salt or not isinstance(record.get("units"), dict):
         return {}
     return record["units"]
+
+
+def foreign_files(site: Path) -> list[str]:
+    """What in a previous build ``site`` the build did not write (``CNAME``, ``.git/``), to be refused
+    by name rather than deleted; a build whose manifest lists no files (an older rules-kb's, or a
+    damaged one) is all foreign. A folder is named once (``.git/``), not file by file."""
+    record = _read_record(site / MANIFEST)
+    files = record.get("files") if record else None
+    if not isinstance(files, list) or not all(isinstance(name, str) for name in files):
+        return [f"{MANIFEST} lists no files (a build by an older rules-kb, or damaged)"]
+    written = set(files) | {MANIFEST, WORK_MARK}
+    folders = {parent for name in files for parent in _parents(name)}
+    foreign = []
+    for folder, subfolders, names in os.walk(site):
+        relative = Path(folder).relative_to(site)
+        for name in sorted(subfolders):
+            path = (relative / name).as_posix()
+            if path not in folders:
+                foreign.append(f"{path}/")
+        subfolders[:] = [name for name in subfolders if (relative / name).as_posix() in folders]
+        foreign.extend(path for name in sorted(names) if (path := (relative / name).as_posix()) not in written)
+    return sorted(foreign)
+
+
+def _parents(name: str) -> list[str]:
+    parts = name.split("/")[:-1]
+    return ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
 
 
 def _link_or_copy(source: str, target: str) -> None:

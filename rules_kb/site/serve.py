@@ -15,6 +15,7 @@ from pathlib import Path
 from rules_kb.errors import UsageError
 
 NOT_FOUND_PAGE = "404.html"
+IDLE_SECONDS = 10  # the server speaks HTTP/1.0: a connection carries one request, sent at once
 
 
 def make_server(folder: Path, port: int) -> http.server.ThreadingHTTPServer:
@@ -31,12 +32,23 @@ def make_server(folder: Path, port: int) -> http.server.ThreadingHTTPServer:
 
 
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
-    """Static files of one built site, confined to its folder."""
+    """Static files of one built site, confined to its folder.
+
+    Every answer says ``Cache-Control: no-cache``: the browser (and the service worker's fetch,
+    which keeps what it gets for offline use) asks again each time and gets a 304 when the file's
+    date is unchanged, so a rebuilt site is seen on the next load, JSON included. A connection
+    that sends nothing for ``IDLE_SECONDS`` is closed, so idle clients do not hold a thread each.
+    """
 
     directory: str
+    timeout = IDLE_SECONDS  # read by ``StreamRequestHandler.setup`` for every connection
 
     def log_message(self, format: str, *args) -> None:
         pass
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
 
     def send_head(self):
         try:
