@@ -129,4 +129,4 @@ def test_search_finds_sections_beside_rules(cli, query, first):
     assert code == 0, err
     hits = json.loads(out)["results"] if isinstance(json.loads(out), dict) else json.loads(out)
     assert hits[0]["number"] in first
-    assert hits[0]["url"].startswith(("/mtg/ipg/", "/dm/competition/"))
+    assert hits[0]["url"].startswith(("/mtg/ipg/", "/mtg/mtr/", "/dm/competition/"))
