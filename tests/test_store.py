@@ -202,7 +202,11 @@ def test_a_malformed_cache_entry_is_recomputed(tmp_path):
     for entry in (cache / "parsed").iterdir():
         entry.write_text('{"meta": 5}', encoding="utf-8")
     report = KnowledgeReport()
-    build_store(corpus, cache, report)
+    from rules_kb.assemble.caches import CacheRebuilt
+
+    with pytest.warns(CacheRebuilt, match=r"the parsed-document cache: .*not a rules-kb cache file") as said:
+        build_store(corpus, cache, report)
+    assert len(said) == 1  # one warning for all of them
     assert report.parsed == DM_SEEDS and report.parses_reused == 0
 
 
