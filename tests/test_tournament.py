@@ -130,3 +130,27 @@ def test_search_finds_sections_beside_rules(cli, query, first):
     hits = json.loads(out)["results"] if isinstance(json.loads(out), dict) else json.loads(out)
     assert hits[0]["number"] in first
     assert hits[0]["url"].startswith(("/mtg/ipg/", "/mtg/mtr/", "/dm/competition/"))
+
+
+def test_two_versions_of_a_document_compare_section_by_section(knowledge):
+    """The next IPG is one `add` away; its comparison is already defined on real sections: here the
+    2024-09-23 IPG against itself with one penalty changed, one definition reworded, one section
+    renumbered and one dropped (a stand-in for the next release, built from the real one)."""
+    from dataclasses import replace
+
+    from rules_kb.compare.sections import compare_sections
+
+    old = knowledge.catalog.sections.sections_in("mtg", "ipg", "en", "2024-09-23")
+    new = dict(old)
+    new["2.1"] = replace(old["2.1"], penalty="Warning")
+    new["3.3"] = replace(old["3.3"], text=old["3.3"].text + " Judges may extend the time.")
+    new["4.9"] = replace(old["4.8"], number="4.9")
+    del new["4.8"], new["1.5"]
+    rows = {row.kind: row for row in compare_sections(old, new)}
+    kinds = sorted(row.kind for row in compare_sections(old, new) if row.kind != "unchanged")
+    assert kinds == ["changed", "moved", "penalty", "removed"]
+    assert (rows["moved"].old.number, rows["moved"].new.number) == ("4.8", "4.9")
+    assert rows["removed"].old.number == "1.5"
+    assert "Judges may extend the time." in " ".join(c.new for c in rows["changed"].diff.changes if c.new)
+    record = json.loads(json.dumps(rows["penalty"].to_record()))  # what diff --document --json prints
+    assert (record["old_penalty"], record["new_penalty"]) == ("No Penalty", "Warning")

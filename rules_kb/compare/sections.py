@@ -34,7 +34,8 @@ class SectionRow:
                 "old_title": self.old.title if self.old else None, "new_title": self.new.title if self.new else None,
                 "old_penalty": self.old.penalty if self.old else None,
                 "new_penalty": self.new.penalty if self.new else None,
-                "changes": list(self.diff.changes) if self.diff else []}
+                "changes": [{"old": c.old, "new": c.new, "kind": c.reason} for c in self.diff.changes]
+                if self.diff else []}
 
 
 def whole_text(section: Section) -> str:
