@@ -52,6 +52,10 @@ class DocumentKind:
     """``rule`` (``509.1a``: numbers.RuleNumber) or ``section`` (``3.10``: numbers.SectionNumber)."""
     publisher_pages: tuple[str, ...] = field(default=())
     """The pages where the publisher links each new release (``rules-kb updates`` reads them)."""
+    release_file: str = ""
+    """For a document released as one dated PDF: a pattern of the file's name on the publisher's
+    page, with groups year, month (number or English name) and day (``MTG_IPG_2024Sep23_EN.pdf``).
+    The comprehensive rules have readers of their own (``releases/updates.py``)."""
 
     @property
     def langs(self) -> tuple[str, ...]:
@@ -86,11 +90,14 @@ DOCUMENTS: dict[tuple[str, str], DocumentKind] = {
         DocumentKind(CR, "mtg", {"en": "Comprehensive Rules"}, "CR", ("MTG", "CR"), "rule",
                      ("https://magic.wizards.com/en/rules",)),
         DocumentKind("mtr", "mtg", {"en": "Magic: The Gathering Tournament Rules"}, "MTR",
-                     ("MTR", "Magic Tournament Rules", "Tournament Rules"), "section"),
+                     ("MTR", "Magic Tournament Rules", "Tournament Rules"), "section",
+                     ("https://magic.wizards.com/en/rules",), r"MTG_MTR_(\d{4})_?([A-Za-z]+)_?(\d{1,2})_EN\.pdf"),
         DocumentKind("ipg", "mtg", {"en": "Magic: The Gathering Infraction Procedure Guide"}, "IPG",
-                     ("IPG", "Infraction Procedure Guide"), "section"),
+                     ("IPG", "Infraction Procedure Guide"), "section",
+                     ("https://magic.wizards.com/en/rules",), r"MTG_IPG_(\d{4})_?([A-Za-z]+)_?(\d{1,2})_EN\.pdf"),
         DocumentKind("competition", "dm", {"ja": "競技イベント運営ルール"}, "競技イベント運営ルール",
-                     ("競技イベント運営ルール", "運営ルール"), "section"),
+                     ("競技イベント運営ルール", "運営ルール"), "section",
+                     ("https://dm.takaratomy.co.jp/rule/",), r"dm_competition_rule_(\d{4})(\d{2})(\d{2})\.pdf"),
     )
 }
 

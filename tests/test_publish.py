@@ -90,7 +90,8 @@ def git(repo, *args: str) -> str:
 
 @pytest.fixture
 def watched_repo(tmp_path):
-    """A clone whose corpus holds Magic 2025-11-14 only, pushing to a bare origin, as the workflow's checkout."""
+    """A clone whose corpus holds Magic 2025-11-14 and the tournament documents the pages link (as the
+    project's corpus does), pushing to a bare origin, as the workflow's checkout."""
     from rules_kb.releases.add import add_release
 
     origin, repo = tmp_path / "origin.git", tmp_path / "repo"
@@ -99,6 +100,8 @@ def watched_repo(tmp_path):
     (repo / "corpus").mkdir()
     (repo / "corpus" / "manifest.toml").write_text("# test corpus\n", encoding="utf-8")
     add_release(repo / "corpus", SHARED / "corpus/mtg-current/txt/CR-2025-11-14.txt", version="2025-11-14")
+    for pdf in ("mtg/MTG_MTR_2025_Apr_21_EN.pdf", "mtg/MTG_IPG_2024Sep23_EN.pdf"):
+        add_release(repo / "corpus", SHARED / "corpus/tournament" / pdf)
     git(repo, "add", "corpus")
     git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "--quiet", "-m", "corpus")
     git(repo, "push", "--quiet", "origin", "HEAD:refs/heads/main")

@@ -22,6 +22,10 @@ from rules_kb.ingest.corpus import load_manifest
 from rules_kb.releases.add import add_release
 
 CURRENT = SHARED / "corpus" / "mtg-current"
+TOURNAMENT = SHARED / "corpus" / "tournament"
+MTR = TOURNAMENT / "mtg/MTG_MTR_2025_Apr_21_EN.pdf"
+IPG = TOURNAMENT / "mtg/MTG_IPG_2024Sep23_EN.pdf"
+COMPETITION = TOURNAMENT / "dm/dm_competition_rule_20250501.pdf"
 PAGES = FIXTURES / "updates"
 DM_TEXT = CORPUS / "dm/official-rule-text/dm_rule-ja-v1.48.md"
 
@@ -55,7 +59,8 @@ def standin_148(browser, tmp_path_factory) -> Path:
 
 
 def publish(folder: Path, dm_pdf: Path | None = None) -> Path:
-    """Lay out the two sites' files as their pages link them."""
+    """Lay out the two sites' files as their pages link them (the tournament documents are the
+    corpus's own PDFs, which the template corpus does not hold)."""
     (folder / "en/rules").mkdir(parents=True)
     shutil.copy(PAGES / "wizards-rules.html", folder / "en/rules/index.html")
     downloads = folder / "2026/downloads"
@@ -63,11 +68,15 @@ def publish(folder: Path, dm_pdf: Path | None = None) -> Path:
     shutil.copy(CURRENT / "txt/CR-2026-01-16.txt", downloads / "MagicCompRules 20260116.txt")
     shutil.copy(CURRENT / "publisher-formats/CR-2026-01-16.pdf", downloads / "MagicCompRules 20260116.pdf")
     shutil.copy(CURRENT / "publisher-formats/CR-2026-01-16.docx", downloads / "MagicCompRules 20260116.docx")
+    (folder / "ContentResources/WPN").mkdir(parents=True)
+    for pdf in (MTR, IPG):
+        shutil.copy(pdf, folder / "ContentResources/WPN" / pdf.name)
     (folder / "rule").mkdir()
     shutil.copy(PAGES / "dm-rule.html", folder / "rule/index.html")
     if dm_pdf is not None:
         (folder / "img").mkdir()
         shutil.copy(dm_pdf, folder / "img/dm_rule_20260723_5.pdf")
+        shutil.copy(COMPETITION, folder / "img" / COMPETITION.name)
     return folder
 
 
@@ -90,14 +99,19 @@ def test_updates_names_the_newer_release_of_each_publisher(cli, corpus, site):
     assert code == 0, err
     assert out.splitlines() == [
         f"Magic (Wizards): the corpus's newest is 2025-11-14; newer on {base}en/rules/: 2026-01-16 (TXT, PDF, DOCX)",
+        f"Magic MTR (Wizards): the corpus's newest is nothing; newer on {base}en/rules/: 2025-04-21 (PDF)",
+        f"Magic IPG (Wizards): the corpus's newest is nothing; newer on {base}en/rules/: 2024-09-23 (PDF)",
         f"Duel Masters (official, ja): the corpus's newest is 1.48; newer on {base}rule/: 1.51 (2026-07-23, PDF)",
+        f"Duel Masters 競技イベント運営ルール (official, ja): the corpus's newest is nothing; newer on {base}rule/: "
+        "2025-05-01 (PDF)",
     ]
     assert snapshot(corpus) == before  # without --fetch nothing is downloaded or written
 
 
 def test_fetch_adds_the_newer_magic_release_from_its_txt(cli, corpus, site):
     folder, base = site()
-    code, out, err = cli("--corpus", str(corpus), "updates", "--fetch", "--game", "mtg", *urls(base))
+    code, out, err = cli("--corpus", str(corpus), "updates", "--fetch", "--game", "mtg", "--document", "cr",
+                         *urls(base))
     assert code == 0, err
     lines = out.splitlines()
     assert lines[1] == ("added mtg-cr-2026-01-16 as mtg/CR-2026-01-16.txt: format mtg-cr, utf-8-sig CRLF+CR, "
@@ -110,6 +124,50 @@ def test_fetch_adds_the_newer_magic_release_from_its_txt(cli, corpus, site):
                             f"MagicCompRules%2020260116.txt (listed on {base}en/rules/)")
     code, out, _ = cli("--corpus", str(corpus), "updates", "--game", "mtg", *urls(base))
     assert out.startswith("Magic (Wizards): up to date (the corpus's newest is 2026-01-16;")
+
+
+def test_fetch_adds_the_tournament_documents_byte_for_byte(cli, corpus, site, standin_148):
+    """The IPG and the 競技イベント運営ルール each one PDF named by its date; the rules releases the
+    pages also list are left to --document cr."""
+    _, base = site(dm_pdf=standin_148)
+    for document, pdf in (("ipg", IPG), ("competition", COMPETITION)):
+        code, out, err = cli("--corpus", str(corpus), "updates", "--fetch", "--document", document, *urls(base))
+        assert code == 0, err
+        added = load_manifest(corpus)[-1]
+        assert (added.document, added.versions, added.dates) == (document, (added.versions[0],), added.versions)
+        assert added.file.endswith("/" + pdf.name) and (corpus / added.file).read_bytes() == pdf.read_bytes()
+        assert f"added {added.id} as {added.file}: format " in out
+    code, out, _ = cli("--corpus", str(corpus), "updates", "--document", "ipg", *urls(base))
+    assert out.startswith("Magic IPG (Wizards): up to date (the corpus's newest is 2024-09-23;")
+    assert [m.versions for m in load_manifest(corpus) if m.document != "cr"] == [("2024-09-23",), ("2025-05-01",)]
+
+
+def test_a_tournament_document_whose_link_names_another_date_adds_nothing(cli, corpus, site):
+    """The 2025-04-21 Tournament Rules served as the (unreleased) MTG_MTR_2026_Jan19_EN.pdf: the text
+    states 2025-04-21, the link 2026-01-19; refused, nothing written."""
+    folder, base = site()
+    page = folder / "en/rules/index.html"
+    page.write_text(page.read_text(encoding="utf-8").replace("MTG_MTR_2025_Apr_21_EN", "MTG_MTR_2026_Jan19_EN"),
+                    encoding="utf-8")
+    shutil.copy(MTR, folder / "ContentResources/WPN/MTG_MTR_2026_Jan19_EN.pdf")
+    before = snapshot(corpus)
+    code, out, err = cli("--corpus", str(corpus), "updates", "--fetch", "--document", "mtr", *urls(base))
+    assert code == 1 and out.startswith("Magic MTR (Wizards): the corpus's newest is nothing; newer on ")
+    assert err.count("\n") == 1
+    assert err.startswith(f"Error: {base}ContentResources/WPN/MTG_MTR_2026_Jan19_EN.pdf: ")
+    assert "2026-01-19" in err and "2025-04-21" in err
+    assert snapshot(corpus) == before
+
+
+def test_a_page_that_stops_linking_a_document_says_so_and_checks_the_rest(cli, corpus, site):
+    folder, base = site()
+    page = folder / "en/rules/index.html"
+    page.write_text(page.read_text(encoding="utf-8").replace("MTG_IPG_2024Sep23_EN.pdf", "IPG.pdf"), encoding="utf-8")
+    code, out, err = cli("--corpus", str(corpus), "updates", "--game", "mtg", *urls(base))
+    assert code == 0, err
+    assert f"Magic IPG (Wizards): {base}en/rules/ links no release of it (the page may have moved it); not checked" \
+        in out.splitlines()
+    assert out.startswith("Magic (Wizards): the corpus's newest is 2025-11-14;")
 
 
 def test_a_download_that_is_not_the_release_it_claims_adds_nothing(cli, corpus, site, standin_148):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from rules_kb.cli.common import game_option, say
-from rules_kb.games import GAMES
+from rules_kb.games import CR, DOCUMENTS, GAME_SHORT_NAMES, GAMES, document_kind
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -13,13 +13,17 @@ def register(commands: argparse._SubParsersAction) -> None:
 
     updates = commands.add_parser(
         "updates", help="say which releases the publishers' rule pages list that are newer than the corpus",
-        description="Read Wizards' rules page (Comprehensive Rules as TXT, PDF, DOCX) and the Duel Masters "
-        "rule page (the 総合ゲームルール PDF, its version and date), and say which releases are newer than "
+        description="Read Wizards' rules page (Comprehensive Rules as TXT, PDF, DOCX; the Tournament Rules and "
+        "the Infraction Procedure Guide as PDF) and the Duel Masters rule page (the 総合ゲームルール PDF, its "
+        "version and date; the 競技イベント運営ルール PDF), and say which releases are newer than "
         "the corpus. With --fetch, download them, check each is what its link claims, and add them with "
         "the checks of add. A page that cannot be fetched or no longer shows these links, or a bad "
         "download, is one error line and changes nothing.")
     updates.add_argument("--fetch", action="store_true", help="download and add the newer releases")
     updates.add_argument("--game", type=game_option, choices=GAMES, help="only this game's publisher")
+    updates.add_argument("--document", choices=sorted({document for _, document in DOCUMENTS}),
+                         help="only this document: cr (the comprehensive rules), mtr, ipg or competition "
+                         "(default: every document the pages link)")
     updates.add_argument("--wizards-url", default=WIZARDS_RULES_URL, metavar="URL",
                          help=f"Wizards' rules page (default: {WIZARDS_RULES_URL})")
     updates.add_argument("--dm-url", default=DM_RULES_URL, metavar="URL",
@@ -34,9 +38,12 @@ def run_updates(args: argparse.Namespace) -> int:
 
     pages = {game: url for game, url in (("mtg", args.wizards_url), ("dm", args.dm_url))
              if args.game in (None, game)}
-    statuses = check_updates(args.corpus, pages)
+    statuses = check_updates(args.corpus, pages, documents=(args.document,) if args.document else None)
     for status in statuses:
-        name = "Magic (Wizards)" if status.game == "mtg" else "Duel Masters (official, ja)"
+        name = _watched_name(status.game, status.document)
+        if not status.listed:
+            say(f"{name}: {status.page} links no release of it (the page may have moved it); not checked")
+            continue
         held = status.newest_held or "nothing"
         if status.newer:
             listed = "; ".join(release.describe() for release in status.newer)
@@ -49,3 +56,11 @@ def run_updates(args: argparse.Namespace) -> int:
             for line in addition_lines(addition):
                 say(line)
     return 0
+
+
+def _watched_name(game: str, document: str) -> str:
+    """``Magic (Wizards)``, ``Magic MTR (Wizards)``, ``Duel Masters 競技イベント運営ルール (official, ja)``."""
+    what = GAME_SHORT_NAMES[game]
+    if document != CR:
+        what = f"{what} {document_kind(game, document).short}"
+    return f"{what} (Wizards)" if game == "mtg" else f"{what} (official, ja)"

@@ -6,7 +6,11 @@ pages the publishers keep current and says which releases the corpus lacks:
 * Wizards' rules page links each Comprehensive Rules release as TXT, PDF and DOCX, named by
   date: ``MagicCompRules 20260116.txt`` (URL-encoded ``%20``), ``.pdf``, ``.docx``;
 * the Duel Masters rule page links the 総合ゲームルール as a PDF, ``/img/dm_rule_20260723_5.pdf``,
-  with the link text 「デュエル・マスターズ総合ゲームルール　Ver.1.51 （PDF形式） （最終更新日2026/07/23）」.
+  with the link text 「デュエル・マスターズ総合ゲームルール　Ver.1.51 （PDF形式） （最終更新日2026/07/23）」;
+* the same pages link the tournament documents, each one PDF named by its date
+  (``MTG_MTR_2025_Apr_21_EN.pdf``, ``MTG_IPG_2024Sep23_EN.pdf``, ``dm_competition_rule_20250501.pdf``):
+  the registry (``games.DocumentKind.release_file``) holds each name's pattern. A document the page
+  no longer links is said in a line, not an error: the rules releases are still watched.
 
 ``fetch_updates`` downloads every newer release, checks that each download is what its link
 claims (a PDF is a PDF, a TXT decodes as text) before anything is written, then adds them
@@ -28,6 +32,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from rules_kb.errors import SourceError
+from rules_kb.games import CR, DocumentKind, documents_of
 from rules_kb.ingest.corpus import load_manifest
 from rules_kb.ingest.decode import decode_document
 from rules_kb.ingest.documents import container_kind
@@ -48,9 +53,10 @@ class Release:
     """One release a publisher's page lists."""
 
     game: str
-    label: str  # Magic: the file's date; Duel Masters: the version (1.51)
+    label: str  # Magic: the file's date; Duel Masters: the version (1.51); a tournament document: its date
     date: str | None
     links: dict[str, str] = field(default_factory=dict)  # txt/pdf/docx -> absolute URL
+    document: str = CR
 
     def describe(self) -> str:
         formats = ", ".join(_FORMAT_NAMES[kind] for kind in ("txt", "pdf", "docx") if kind in self.links)
@@ -67,6 +73,7 @@ class Status:
     newest_held: str | None
     listed: list[Release]
     newer: list[Release]
+    document: str = CR
 
 
 Fetcher = Callable[[str, int], bytes]
@@ -116,25 +123,74 @@ def _version_key(label: str) -> tuple[int, ...]:
     return tuple(int(part) for part in re.findall(r"\d+", label))
 
 
-def _held(corpus: Path, game: str) -> list[str]:
-    """Labels of the complete rulebooks the corpus holds for ``game`` (Magic's CR, the official Japanese)."""
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+def _month(raw: str) -> int | None:
+    """A month written as a number or an English name or its abbreviation (``Apr``, ``Sept``)."""
+    if raw.isdigit():
+        return int(raw) if 1 <= int(raw) <= 12 else None
+    key = raw[:3].lower()
+    return _MONTHS.index(key) + 1 if key in _MONTHS else None
+
+
+def read_dated_documents(html: bytes, url: str, kind: DocumentKind) -> list[Release]:
+    """The releases of a document published as one PDF named by its date, oldest first; none when
+    the page does not link it."""
+    pattern = re.compile(kind.release_file, re.IGNORECASE)
+    releases: dict[str, Release] = {}
+    for href, _ in _anchors(html, url):
+        match = pattern.fullmatch(unquote(urlsplit(href).path.rsplit("/", 1)[-1]))
+        month = _month(match[2]) if match else None
+        if match is None or month is None:
+            continue
+        try:
+            day = date_type(int(match[1]), month, int(match[3])).isoformat()
+        except ValueError:  # 2025_Feb_30: no release
+            continue
+        releases.setdefault(day, Release(kind.game, day, day, document=kind.id)).links.setdefault("pdf", href)
+    return [releases[label] for label in sorted(releases)]
+
+
+def _read_page(html: bytes, url: str, kind: DocumentKind) -> list[Release]:
+    if kind.id != CR:
+        return read_dated_documents(html, url, kind)
+    return read_wizards_page(html, url) if kind.game == "mtg" else read_dm_page(html, url)
+
+
+def _held(corpus: Path, game: str, document: str = CR) -> list[str]:
+    """Labels of the complete releases the corpus holds of one game's document (Magic's CR, the
+    official Japanese 総合ゲームルール, a tournament document)."""
+    manifest = load_manifest(corpus)
+    if document != CR:
+        return [label for meta in manifest if meta.game == game and meta.document == document
+                for label in meta.versions]
     if game == "mtg":
-        return [label for meta in load_manifest(corpus) if meta.format == "mtg-cr" for label in meta.versions]
-    return [label for meta in load_manifest(corpus)
+        return [label for meta in manifest if meta.format == "mtg-cr" for label in meta.versions]
+    return [label for meta in manifest
             if meta.format == "dm-rulebook" and "ja" in meta.languages for label in meta.versions]
 
 
-def check_updates(corpus: Path, pages: dict[str, str], fetch: Fetcher = fetch_url) -> list[Status]:
-    """Read each publisher's page (``game -> URL``) and compare with the corpus; nothing written."""
+def watched_documents(game: str, documents: tuple[str, ...] | None = None) -> list[DocumentKind]:
+    """The documents of ``game`` whose releases its publisher's page links (all, or ``documents``)."""
+    return [kind for kind in documents_of(game) if (kind.id == CR or kind.release_file)
+            and (documents is None or kind.id in documents)]
+
+
+def check_updates(corpus: Path, pages: dict[str, str], fetch: Fetcher = fetch_url,
+                  documents: tuple[str, ...] | None = None) -> list[Status]:
+    """Read each publisher's page (``game -> URL``) once and compare every document it links with
+    the corpus (all, or only ``documents``); nothing written."""
     statuses = []
     for game, url in pages.items():
         html = fetch(check_url(url), MAX_PAGE_BYTES)
-        listed = read_wizards_page(html, url) if game == "mtg" else read_dm_page(html, url)
-        held = _held(corpus, game)
-        key = (lambda label: label) if game == "mtg" else _version_key
-        newest = max(held, key=key) if held else None
-        newer = [r for r in listed if r.label not in held and (newest is None or key(r.label) > key(newest))]
-        statuses.append(Status(game, url, newest, listed, newer))
+        for kind in watched_documents(game, documents):
+            listed = _read_page(html, url, kind)
+            held = _held(corpus, game, kind.id)
+            key = _version_key if (game, kind.id) == ("dm", CR) else (lambda label: label)
+            newest = max(held, key=key) if held else None
+            newer = [r for r in listed if r.label not in held and (newest is None or key(r.label) > key(newest))]
+            statuses.append(Status(game, url, newest, listed, newer, kind.id))
     return statuses
 
 
@@ -163,13 +219,14 @@ def fetch_updates(corpus: Path, statuses: list[Status], cache_dir: Path | None =
             url = check_url(release.links[kind])
             data = fetch(url, MAX_SOURCE_BYTES)
             _verify(data, kind, url)
-            name = f"CR-{release.label}.{kind}" if release.game == "mtg" else _file_name(url, kind)
+            magic_rules = (release.game, release.document) == ("mtg", CR)
+            name = f"CR-{release.label}.{kind}" if magic_rules else _file_name(url, kind)
             path = Path(folder) / name
             path.write_bytes(data)
             links[str(path)] = (release, url)
             requests.append((path, {
                 "game": release.game, "version": release.label,
-                "date": None if release.game == "mtg" else release.date,
+                "date": None if magic_rules else release.date,
                 "source": f"downloaded by rules-kb updates --fetch from {url} (listed on {status.page})",
                 "note": "the publisher's own file, byte for byte"}))
         try:
@@ -188,11 +245,11 @@ _DATE_SLACK_DAYS = 31
 
 def _agrees(addition: Addition, release: Release, url: str) -> None:
     """Refuse a download whose text is not the release its link names: the text must state its
-    version (Duel Masters) and its date, and the date must be the link's (Magic: within a month of
-    the file's date; Duel Masters: ``add`` compares the link's date exactly)."""
+    version (Duel Masters, tournament documents) and its date, and the date must be the link's (Magic's
+    rules: within a month of the file's date; the others: ``add`` compares the link's date exactly)."""
     source = str(addition.source)
     labels, dates = stated(addition.item)
-    if release.game == "dm" and release.label not in labels:
+    if (release.game == "dm" or release.document != CR) and release.label not in labels:
         raise ConflictError(source, f"the text states no version; its link says {release.label}")
     if not dates:
         raise ConflictError(source, f"the text states no date; its link says {release.date or release.label}")
