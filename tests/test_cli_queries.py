@@ -77,7 +77,8 @@ def test_history_marks_the_era_break_and_the_move_of_309_2a(cli):
 def test_analogue(cli):
     code, out, _ = cli("analogue", "507", "--game", "dm")
     assert code == 0
-    assert out.splitlines()[0].startswith("dm 507 ~ mtg 309 (Magic 2008-10-01, 2009-05-01): ")
+    assert out.splitlines()[:3] == ["dm 507 ~ mtg 309, now 509", "  Duel Masters texts: all versions",
+                                    "  Magic en: 309 2008-03-17 to 2009-05-01 → 509 since 2009-07-08"]
 
 
 def test_graph_export_json_and_graphml_load_back(cli, tmp_path, knowledge):

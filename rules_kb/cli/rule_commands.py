@@ -11,7 +11,6 @@ from rules_kb.cli.common import (
     answer,
     game_option,
     lang_option,
-    note,
     print_text,
 )
 from rules_kb.games import GAMES, LANGS
@@ -58,8 +57,9 @@ def _read_rule(args: argparse.Namespace, knowledge) -> tuple:
 
 def run_show(args: argparse.Namespace) -> int:
     from rules_kb.ask.arguments import check_version
+    from rules_kb.ask.chains import gone_notes
     from rules_kb.ask.pairing import pairing_notes
-    from rules_kb.ask.query import gone_notes, show
+    from rules_kb.ask.query import show
     from rules_kb.render.textformat import format_text
 
     def ask(knowledge):
@@ -67,8 +67,9 @@ def run_show(args: argparse.Namespace) -> int:
         if args.version is not None:
             check_version(knowledge, args.version, (game,) if game else GAMES, args.lang)
         texts = show(knowledge, number, game, args.lang, args.version)
-        gone = gone_notes(knowledge, texts) if args.version is None else []
-        return texts, gone + pairing_notes(knowledge, texts)
+        gone = [gone_notes(knowledge, [text]) if args.version is None else [] for text in texts]
+        pairing = {g: pairing_notes(knowledge, [t for t in texts if t.game == g]) for g in {t.game for t in texts}}
+        return texts, gone, [pairing[text.game] for text in texts]
 
     from rules_kb.ask.arguments import rule_argument
     from rules_kb.ask.glossary import looks_like_name
@@ -83,12 +84,12 @@ def run_show(args: argparse.Namespace) -> int:
         if looks_like_name(args.rule):
             return _show_term(args)  # `show deathtouch`: a glossary term or keyword ability by name
         raise
-    texts, notes = answer(args, ask)
-    if args.json:
-        for text in notes:
-            note(text)
-        print(people_json([t.to_record() for t in texts], indent=2))
+    texts, gone, pairing = answer(args, ask)
+    if args.json:  # each text with the warnings about it: a gone number, another rule in the other language
+        print(people_json([{**text.to_record(), "warnings": [*gone[i], *pairing[i]]} for i, text in enumerate(texts)],
+                          indent=2))
         return 0
+    notes = dict.fromkeys(line for lines in (*gone, *pairing) for line in lines)
     print_text(args, "\n".join([*(f"! {n}" for n in notes), *(format_text(text) for text in texts)]))
     return 0
 
@@ -138,10 +139,10 @@ def run_refs(args: argparse.Namespace) -> int:
 
 
 def run_history(args: argparse.Namespace) -> int:
+    from rules_kb.ask.chains import gone_notes
     from rules_kb.ask.query import (
         documents_about,
         era_starts,
-        gone_notes,
         history,
         history_record,
         newest_of,
@@ -168,7 +169,7 @@ def run_history(args: argparse.Namespace) -> int:
 
 
 def run_analogue(args: argparse.Namespace) -> int:
-    from rules_kb.ask.query import analogues_of
+    from rules_kb.ask.chains import analogues_of
     from rules_kb.render.textformat import analogues_text
 
     def ask(knowledge):

@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from rules_kb.games import GAME_SHORT_NAMES
 from rules_kb.model import RuleText, span_extent
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.terminal import LEGEND
 from rules_kb.visible import escaped_json
 
 if TYPE_CHECKING:  # type names only: show/history must not import the comparison stages
+    from rules_kb.ask.chains import Chain, Counterpart
     from rules_kb.ask.glossary import TermAnswer
     from rules_kb.ask.story import Story
     from rules_kb.compare.changes import Comparison, RowChange
@@ -327,9 +329,12 @@ def _dump(record: dict) -> str:
 
 def term_text(answer: TermAnswer) -> str:
     """A glossary term, curated term or keyword ability: its definition, then each rule it points to."""
-    where = {"glossary": f"glossary of {answer.version}; {answer.document}",
-             "curated": "curated term, corpus/terms.toml",
-             "keyword": f"keyword ability {answer.rules[0]}, {answer.version}; {answer.document}"}[answer.source]
+    if answer.source == "glossary":
+        where = f"glossary of {answer.version}; {answer.document}"
+    elif answer.source == "curated":
+        where = "curated term, corpus/terms.toml"
+    else:  # a keyword answer always names the rule whose heading it is
+        where = f"keyword ability {', '.join(answer.rules)}, {answer.version}; {answer.document}"
     lines = [f"{answer.term}  [{answer.game} {answer.lang}; {where}]"]
     if answer.definition:
         lines.append(indented(answer.definition))
@@ -381,12 +386,35 @@ def citations_text(number: RuleNumber, found: Sequence, version: str | None) -> 
     return "\n".join(out)
 
 
-def analogues_text(number: RuleNumber, found: Sequence) -> str:
-    """``analogue``'s view: each counterpart with the Magic releases and the evidence."""
+def analogues_text(number: RuleNumber, found: Sequence[Counterpart]) -> str:
+    """``analogue``'s view: each counterpart, which texts of each game it holds for, and the evidence."""
     out = [] if found else [f"{number}: no analogue recorded in corpus/analogues.toml"]
-    out.extend(f"{row.game} {row.number} ~ {row.analogue_game} {row.analogue} "
-               f"(Magic {', '.join(row.mtg_versions)}): {row.evidence}" for row in found)
+    for row in found:
+        now = row.chain.eras[-1].number if row.chain and row.analogue_game == "mtg" else ""
+        later = f", now {now}" if now and now != row.analogue and not row.chain.gone else ""
+        out.append(f"{row.game} {row.number} ~ {row.analogue_game} {row.analogue}{later}")
+        if row.dm_scope:
+            out.append(f"  Duel Masters texts: {row.dm_scope}")
+        out.append(f"  {chain_text(row.chain)}" if row.chain else f"  Magic {', '.join(row.mtg_versions)}")
+        out.append(f"  evidence (read in Magic {_span(row.mtg_versions)}): {row.evidence}")
     return "\n".join(out)
+
+
+def chain_text(chain: Chain) -> str:
+    """A rule's lineage on one line: ``Magic en: 509.4f 2009-07-08 to 2016-07-15 → 509.5f 2016-09-30 to
+    2024-09-20 → 509.3f since 2024-11-08``."""
+    parts = []
+    for index, era in enumerate(chain.eras):
+        if index == len(chain.eras) - 1 and not chain.gone:
+            parts.append(f"{era.number} since {era.first}")
+        else:
+            parts.append(f"{era.number} {_span((era.first, era.last))}")
+    ended = f" (not in the rules since {chain.gone})" if chain.gone else ""
+    return f"{GAME_SHORT_NAMES[chain.game]} {chain.lang}: " + " → ".join(parts) + ended
+
+
+def _span(labels: Sequence[str]) -> str:
+    return labels[0] if len(labels) == 1 or labels[0] == labels[-1] else f"{labels[0]} to {labels[-1]}"
 
 
 def versions_text(rows: Sequence) -> str:
