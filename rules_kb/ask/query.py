@@ -113,6 +113,21 @@ def show(knowledge: Knowledge, number: RuleNumber, game: str | None = None, lang
     return [newest[key] for key in sorted(newest)]
 
 
+def with_subrules(knowledge: Knowledge, texts: list[RuleText]) -> list[RuleText]:
+    """Each text followed by every rule under it in the same version and language, in number order:
+    ``show 507 --all`` reads a section, not only its heading."""
+    from rules_kb.compare.alignment import descends  # a number test; the aligner itself is not loaded
+
+    out = []
+    for text in texts:
+        held = knowledge.catalog.rules_in(text.game, text.lang, text.version)
+        out.append(text)
+        for number in sorted(n for n in held if n != text.number and descends(n, text.number)):
+            found = held.get(number) or []
+            out.extend([next((t for t in found if not t.truncated), found[0])] if found else [])  # a whole copy
+    return out
+
+
 def newest_of(texts: list[RuleText]) -> list[RuleText]:
     """The last text of each game and language of a history (oldest first), in game, language order."""
     newest = {(text.game, text.lang): text for text in texts}
@@ -239,4 +254,5 @@ __all__ = [
     "history",
     "history_record",
     "show",
+    "with_subrules",
 ]
