@@ -85,6 +85,9 @@ def test_forgiving_game_and_language_spellings(search_cli):
     (["x", "--limit", "ten"], "Error: rules-kb search: argument --limit: not a whole number: 'ten'"),
     (["x", "--version", "nosuch"], "Error: no version nosuch (nearest: "),
     (["x", "--version", "2009-07-09", "--game", "mtg"], "Error: no version 2009-07-09 of mtg (nearest: 2009-07-08"),
+    # by value, not spelling (before: "1.48, 1.17, 1.38"); the Japanese rules searched are 1.17, 1.38 and 1.48
+    (["x", "--version", "1.47", "--game", "dm", "--lang", "ja"],
+     "Error: no version 1.47 of dm ja (nearest: 1.48, 1.38, 1.17)"),
 ])
 def test_bad_options_are_one_line_errors(search_cli, argv, message):
     code, out, err = search_cli(*argv)
