@@ -38,7 +38,7 @@ QUESTIONS = (
     ["explain", "509.1", "--game", "mtg"],  # 113 Magic steps
     ["explain", "702.2", "--game", "mtg"],  # a keyword among a hundred: one alignment part per step
     ["diff", "--game", "mtg", "--lang", "en", "2019-05-03", "2024-11-08", "--section", "5", "--substantive"],
-    ["diff", "--game", "dm", "--lang", "ja", "1.38", "1.48", "--substantive"],
+    ["diff", "--game", "dm", "--lang", "ja", "2021-09-07", "1.48", "--rule", "507"],
 )
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from itertools import pairwise
 
-from rules_kb.ask.query import analogues_of, citations_of, history
+from rules_kb.ask.chains import analogues_of
+from rules_kb.ask.query import citations_of, history
 from rules_kb.compare.lineage import trace_lineage
 from rules_kb.kb.graph import build_graph
 from rules_kb.kb.ids import rule_id, text_id
@@ -92,10 +93,11 @@ def test_change_notice_and_commentary_links(knowledge):
     assert "seed-003" in discussed  # 「…判定される(総合ルール 507.3c.)。」
 
 
-def test_analogue_of_dm_507_includes_magic_309_of_2008(knowledge):
+def test_analogue_of_dm_507_is_magic_309_then_509(knowledge):
+    """The two curated pairs (309 in 2008, 509 from 2009) are one rule of Magic, renumbered in 2009."""
     rows = analogues_of(knowledge, RuleNumber.parse("507"), "dm")
-    assert (rows[0].analogue, rows[0].mtg_versions) == ("309", ("2008-10-01", "2009-05-01"))
-    assert [r.analogue for r in rows] == ["309", "509"]
+    assert [(r.analogue, [e.number for e in r.chain.eras]) for r in rows] == [("309", ["309", "509"])]
+    assert rows[0].mtg_versions[:3] == ("2008-10-01", "2009-05-01", "2009-07-08")
 
 
 def test_analogue_is_symmetric_from_the_magic_side(knowledge):

@@ -130,3 +130,20 @@ def test_the_link_command_offers_the_formats_the_linker_knows():
     from rules_kb.notes.link import FORMATS
 
     assert NOTE_FORMATS == FORMATS
+
+
+def test_a_note_mixing_games_is_linked_as_written_whatever_game_is_given(cli, tmp_path) -> None:
+    """Each reference's own tag decides its game (総合ルール: Duel Masters; CR: Magic); --game decides only
+    the untagged 506.1, which both games have (issue 33: "総合ルール507.3c is ambiguous", "with --game dm,
+    CR 509.1a is not read as Magic")."""
+    note = tmp_path / "note.txt"
+    note.write_text("総合ルール507.3c と CR 509.1a、それと 506.1。\n", encoding="utf-8")
+    tagged = "[1]: /dm/rule/507.3c/\n[2]: /mtg/rule/509.1a/\n"
+    for game in ("dm", "mtg"):
+        code, out, err = cli("link", str(note), "--game", game)
+        assert (code, err) == (0, "")
+        assert out == f"総合ルール507.3c[1] と CR 509.1a[2]、それと 506.1[3]。\n\n{tagged}[3]: /{game}/rule/506.1/\n"
+    code, out, err = cli("link", str(note))
+    assert code == 1 and out == f"総合ルール507.3c[1] と CR 509.1a[2]、それと 506.1。\n\n{tagged}"
+    assert err == (f"{note}:1:29: 506.1: ambiguous: 506.1 exists in Duel Masters and Magic; write DM or MTG "
+                   "before it, or pass --game\n")

@@ -178,3 +178,16 @@ def test_fuzzed_cache_files_are_rebuilt_never_trusted(search_cli):
         assert (code, out) == (0, clean[1])
         assert err.startswith("warning: the search index is damaged") or err == ""  # a shard this query never reads
     shutil.rmtree(search_cli.folder)
+
+
+def test_an_unknown_version_suggests_the_nearest_by_value():
+    """The Duel Masters labels holding rule texts (``rules-kb versions --game dm``): Japanese 1.17, 1.38,
+    1.48; English 1.8, 1.13, 1.17, 1.20, 1.28, 1.38. Before: "1.48, 1.17, 1.38" (spelling, not value)."""
+    from rules_kb.cli.search_commands import _check_version
+    from rules_kb.errors import UsageError
+
+    meta = {"versions": {"dm/ja": ["1.17", "1.38", "1.48"], "dm/en": ["1.8", "1.13", "1.17", "1.20", "1.28", "1.38"]}}
+    with pytest.raises(UsageError, match=r"^no version 1\.47 of dm ja \(nearest: 1\.48, 1\.38, 1\.17\)$"):
+        _check_version(meta, "1.47", "dm", "ja")
+    with pytest.raises(UsageError, match=r"^no version 1\.47 \(nearest: 1\.48, 1\.38, 1\.28, 1\.20, 1\.17\)$"):
+        _check_version(meta, "1.47", None, None)

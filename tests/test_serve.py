@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import http.client
+import socket
+import struct
 import threading
+import time
 
 import pytest
 from conftest import FIXTURES
@@ -60,3 +63,28 @@ def test_a_port_out_of_range_is_one_error_line(cli, served, port):
     assert (code, out) == (1, "")
     assert err == f"Error: port {port} is not between 0 and 65535\n"
 
+
+
+def test_a_client_that_goes_away_mid_answer_prints_no_traceback(tmp_path, capfd):
+    """A browser drops connections it no longer needs. Before: a ``BrokenPipeError`` or
+    ``ConnectionResetError`` traceback on the server's stderr for each one."""
+    (tmp_path / "index.html").write_text("<!doctype html><title>site</title>\n", encoding="utf-8")
+    (tmp_path / "big.json").write_bytes(b"[" + b"0," * 4_000_000 + b"0]")  # more than the socket buffers hold
+    server = make_server(tmp_path, 0)
+    worker = threading.Thread(target=server.serve_forever, daemon=True)
+    worker.start()
+    try:
+        for _ in range(4):
+            client = socket.create_connection(server.server_address, timeout=10)
+            client.sendall(b"GET /big.json HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+            assert client.recv(64).startswith(b"HTTP/1.0 200")
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # reset, not FIN
+            client.close()
+        assert get(server.server_address[1], "/index.html")[0] == 200  # still serving
+    finally:
+        server.shutdown()
+        server.server_close()
+    worker.join(10)
+    time.sleep(0.5)  # the handler threads finish writing into the closed connections
+    captured = capfd.readouterr()
+    assert "Traceback" not in captured.err and "Error" not in captured.err, captured.err

@@ -46,6 +46,20 @@ def test_whats_new_lists_every_substantive_row_of_the_release(real_site, knowled
             assert _resolves(real_site, page, a.get("href")), a.get("href")
 
 
+def test_whats_new_lists_the_glossary_changes_with_links_to_each_term(real_site):
+    """CR-2022-11-18.txt's glossary has "Tribal" and "Totem Armor"; CR-2024-11-08.txt's has "Kindred" and
+    "Umbra Armor" instead (the same comparison ``rules-kb diff`` prints, compare/glossary.py)."""
+    page = links.whats_new_page("mtg", "en", "2024-11-08")
+    tree = parse(file_of(real_site, page))
+    assert tree.get_element_by_id("glossary").text_content().startswith("Glossary (")
+    items = {li.text_content().split(":")[0]: li for li in tree.findall(".//ul[@class='rk-whats-new-glossary']/li")}
+    added = [a.text_content() for a in items["Added"].iter("a")]
+    removed = [a.text_content() for a in items["Removed"].iter("a")]
+    assert {"Kindred", "Umbra Armor"} <= set(added) and {"Tribal", "Totem Armor"} <= set(removed)
+    for a in items["Added"].iter("a"):
+        assert _resolves(real_site, page, a.get("href")), a.get("href")
+
+
 def test_the_feed_is_atom_with_the_newest_release_first_and_links_that_resolve(real_site):
     feed = links.feed("mtg")
     root = ET.fromstring(file_of(real_site, feed).read_bytes())

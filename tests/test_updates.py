@@ -217,5 +217,29 @@ def test_a_changed_page_layout_is_one_error_line(cli, corpus, site):
     page = folder / "en/rules/index.html"
     page.write_text(page.read_text(encoding="utf-8").replace("MagicCompRules%20", "CR-"), encoding="utf-8")
     code, out, err = cli("--corpus", str(corpus), "updates", *urls(base))
-    assert code == 1 and out == ""
+    assert code == 1 and err.count("\n") == 1
     assert err.startswith(f"Error: {base}en/rules/: page layout not recognised: no link to the Comprehensive Rules")
+    assert [line.split(":")[0] for line in out.splitlines()] == [  # the other publisher's page is still read
+        "Duel Masters (official, ja)", "Duel Masters 競技イベント運営ルール (official, ja)"]
+
+
+def test_offline_both_publishers_are_tried_and_the_network_is_said_unreachable(cli, corpus):
+    """Before: ``Error: https://…: cannot fetch: [Errno -2] Name or service not known``, and the Duel
+    Masters page was never tried once Wizards' failed. ``.invalid`` names never resolve (RFC 6761)."""
+    before = snapshot(corpus)
+    code, out, err = cli("--corpus", str(corpus), "updates", "--wizards-url", "http://rules.invalid/en/rules",
+                         "--dm-url", "http://dm.invalid/rule/")
+    assert (code, out) == (1, "")
+    assert err == ("Error: cannot fetch: the network is unreachable (the host's name cannot be looked up: offline, "
+                   "or no such host): http://rules.invalid/en/rules, http://dm.invalid/rule/\n")
+    assert snapshot(corpus) == before
+
+
+def test_one_unreachable_publisher_does_not_hide_the_other(cli, corpus, site):
+    _, base = site()
+    code, out, err = cli("--corpus", str(corpus), "updates", "--wizards-url", f"{base}en/rules/",
+                         "--dm-url", "http://dm.invalid/rule/")
+    assert code == 1
+    assert out.startswith("Magic (Wizards): the corpus's newest is 2025-11-14; newer on")
+    assert err == ("Error: http://dm.invalid/rule/: cannot fetch: the network is unreachable (the host's name "
+                   "cannot be looked up: offline, or no such host)\n")

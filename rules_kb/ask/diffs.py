@@ -7,12 +7,15 @@ rule in neither version) before any alignment is read.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rules_kb.ask.arguments import check_version, rule_argument
+from rules_kb.ask.glossary import glossary_entries
 from rules_kb.ask.query import nearest_numbers
 from rules_kb.compare.alignment import Scope
 from rules_kb.compare.changes import Comparison, compare_versions
+from rules_kb.compare.glossary import GlossaryChanges, compare_glossaries
 from rules_kb.errors import RuleNotFound, UsageError
 
 if TYPE_CHECKING:
@@ -20,7 +23,7 @@ if TYPE_CHECKING:
 
 
 def diff_asked(knowledge: Knowledge, game: str, lang: str, old: str, new: str, *, section: int | None = None,
-               rule: str | None = None) -> Comparison:
+               rule: str | None = None) -> DiffAnswer:
     """``old`` against ``new`` (older first) in one game and language, within a chapter or a rule."""
     catalog = knowledge.catalog
     labels = catalog.version_labels(game, lang)
@@ -37,5 +40,36 @@ def diff_asked(knowledge: Knowledge, game: str, lang: str, old: str, new: str, *
     number = rule_argument(rule) if rule else None
     if number is not None and not any(number in catalog.rules_in(game, lang, v) for v in (old, new)):
         raise RuleNotFound(f"{number} in {game} {lang} {old} or {new}", nearest_numbers(catalog, game, number))
-    return compare_versions(catalog, knowledge.alignments, game, lang, old, new, knowledge.forced,
-                            Scope(rule=number, chapter=section))
+    comparison = compare_versions(catalog, knowledge.alignments, game, lang, old, new, knowledge.forced,
+                                  Scope(rule=number, chapter=section))
+    whole = number is None and section is None  # a glossary belongs to the whole version, not a chapter
+    glossary = compare_glossaries(old, glossary_entries(knowledge, game, lang, old), new,
+                                  glossary_entries(knowledge, game, lang, new)) if whole else None
+    return DiffAnswer(comparison, glossary, partial_versions(knowledge, game, lang, (old, new)))
+
+
+@dataclass(frozen=True)
+class DiffAnswer:
+    """Two versions compared: the rules row by row, the glossaries (for whole versions), and what each
+    partial version is, so a reader knows why most rules are unknown rather than added or removed."""
+
+    comparison: Comparison
+    glossary: GlossaryChanges | None
+    partial: dict[str, str]  # label -> "a change notice holding 13 rules"
+
+
+def partial_versions(knowledge: Knowledge, game: str, lang: str, labels: tuple[str, ...]) -> dict[str, str]:
+    """Each partial version among ``labels``, said as a reader would: what kind of document, how many rules."""
+    catalog = knowledge.catalog
+    out = {}
+    for label in labels:
+        info = catalog.versions[(game, lang, label)]
+        if not info.complete:
+            kinds = " and ".join(KIND_NAMES.get(kind, kind) for kind in sorted(info.kinds))
+            count = len(catalog.rules_in(game, lang, label))
+            out[label] = f"{kinds} holding {count} rule{'s' if count != 1 else ''}"
+    return out
+
+
+KIND_NAMES = {"excerpt": "an excerpt", "change-notice": "a change notice", "contents": "a table of contents",
+              "mentioned": "a mention"}

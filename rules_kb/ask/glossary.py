@@ -65,17 +65,91 @@ def find_terms(knowledge: Knowledge, raw: str, game: str | None = None, lang: st
     if not name:
         return []
     found = [*_glossary_entries(knowledge, name), *_curated_entries(knowledge, name)]
-    covered = {(a.game, a.lang) for a in found}  # a glossary entry already shows its rule (older numbers too)
+    # A glossary entry that points to its rule already shows it (older numbers too); one that cites no
+    # rule (Sneak, 2026-02-27) leaves the keyword ability's rule to be shown.
+    covered = {(a.game, a.lang) for a in found if a.rules}
     found += [a for a in _keyword_entries(knowledge, name) if (a.game, a.lang) not in covered]
     found = [a for a in found if (game is None or a.game == game) and (lang is None or a.lang == lang)]
     return [_with_texts(knowledge, a) for a in found]
 
 
 def nearest_names(knowledge: Knowledge, raw: str, game: str | None = None, count: int = 5) -> list[str]:
-    """Glossary and curated names spelt most like ``raw``, for an error that says what to type."""
-    names = sorted({term for g, term in _all_names(knowledge) if game is None or g == game})
+    """Glossary, curated and rule-title names spelt most like ``raw``, for an error that says what to type.
+
+    Spelling similarity alone misses Japanese names: ``ブロッカー`` shares only ``ブロッ`` with
+    ``ブロッククリーチャー`` (a ratio of 0.53), so a name also scores by the longest run of
+    characters it shares with ``raw``, as a share of ``raw``.
+    """
+    names = sorted({term for g, term in (*_all_names(knowledge), *_titles(knowledge)) if game is None or g == game})
     folded = {fold_name(n): n for n in names}
-    return [folded[f] for f in difflib.get_close_matches(fold_name(raw), list(folded), n=count, cutoff=0.6)]
+    wanted = fold_name(raw)
+    scored = []
+    for key, name in folded.items():
+        matcher = difflib.SequenceMatcher(None, wanted, key)
+        shared = matcher.find_longest_match(0, len(wanted), 0, len(key)).size
+        score = max(matcher.ratio(), shared / len(wanted) if wanted and shared >= 2 else 0.0)
+        if score >= 0.6:
+            scored.append((-score, len(key), key, name))
+    return [name for *_, name in sorted(scored)[:count]]
+
+
+@dataclass(frozen=True)
+class Wording:
+    """One definition of a glossary term, with the consecutive versions that print it."""
+
+    definition: str
+    versions: tuple[str, ...]
+    documents: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TermHistory:
+    """Every wording of a glossary term in one game and language, oldest first."""
+
+    game: str
+    lang: str
+    term: str
+    wordings: tuple[Wording, ...]
+
+    def to_record(self) -> dict:
+        return {"game": self.game, "lang": self.lang, "term": self.term,
+                "wordings": [{"definition": w.definition, "versions": list(w.versions),
+                              "documents": list(w.documents)} for w in self.wordings]}
+
+
+def term_histories(knowledge: Knowledge, raw: str, game: str | None = None,
+                   lang: str | None = None) -> list[TermHistory]:
+    """``history deathtouch``: each wording of the glossary entry named ``raw``, consecutive versions
+    with the same definition grouped (as a rule's history groups unchanged versions)."""
+    name = fold_name(raw)
+    grouped: dict[tuple[str, str, str], list[tuple]] = {}
+    for row in _matching_term_rows(knowledge, name) if name else []:
+        if (game is None or row[0] == game) and (lang is None or row[1] == lang):
+            grouped.setdefault((row[0], row[1]), []).append(row)  # any case: one term (Deathtouch, deathtouch)
+    out = []
+    for (g, lg), rows in sorted(grouped.items()):
+        order = {label: i for i, label in enumerate(knowledge.catalog.version_labels(g, lg))}
+        rows.sort(key=lambda r: order.get(r[2], -1))
+        runs: list[list[tuple]] = []
+        for row in rows:
+            if runs and " ".join(runs[-1][-1][4].split()) == " ".join(row[4].split()):
+                runs[-1].append(row)
+            else:
+                runs.append([row])
+        out.append(TermHistory(g, lg, rows[-1][3], tuple(
+            Wording(run[-1][4], tuple(dict.fromkeys(r[2] for r in run)), tuple(dict.fromkeys(r[5] for r in run)))
+            for run in runs)))
+    return out
+
+
+def glossary_entries(knowledge: Knowledge, game: str, lang: str, version: str) -> list[tuple[str, str]]:
+    """(term, definition) of one version's glossary, in printed order (empty when it has none)."""
+    store = getattr(knowledge, "store", None)
+    if store is not None:
+        return [(r[0], r[1]) for r in store.raw("SELECT term, definition FROM terms WHERE game=? AND lang=? AND "
+                                                "version=? ORDER BY id", (game, lang, version))]
+    return [(t.term, t.definition) for doc in knowledge.catalog.documents.values() for t in doc.terms
+            if (t.game, t.lang, t.version) == (game, lang, version)]
 
 
 # --- sources -------------------------------------------------------------------------------------
@@ -155,6 +229,14 @@ def _all_names(knowledge: Knowledge, curated_only: bool = False, key: tuple[str,
     return out
 
 
+def _titles(knowledge: Knowledge) -> list[tuple[str, str]]:
+    """(game, title) of every rule heading (``Deathtouch``, ``ブロッククリーチャー指定ステップ``)."""
+    store = getattr(knowledge, "store", None)
+    if store is not None:
+        return store.raw("SELECT DISTINCT game, title FROM rule_texts WHERE title IS NOT NULL AND title != ''")
+    return sorted({(t.game, t.title) for t in knowledge.catalog.all_texts() if t.title})
+
+
 def _keyword_entries(knowledge: Knowledge, name: str) -> list[TermAnswer]:
     """Rules whose title is the name (``702.2. Deathtouch``): the newest text, and the rules under it."""
     store = getattr(knowledge, "store", None)
@@ -227,4 +309,6 @@ def answers_json(answers: list[TermAnswer]) -> str:
     return json.dumps([a.to_record() for a in answers], ensure_ascii=False, indent=2)
 
 
-__all__ = ["TermAnswer", "answers_json", "find_terms", "fold_name", "looks_like_name", "nearest_names"]
+__all__ = ["TermAnswer", "TermHistory", "Wording", "answers_json", "find_terms", "fold_name", "glossary_entries",
+           "looks_like_name",
+           "nearest_names", "term_histories"]

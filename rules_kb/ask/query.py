@@ -113,30 +113,25 @@ def show(knowledge: Knowledge, number: RuleNumber, game: str | None = None, lang
     return [newest[key] for key in sorted(newest)]
 
 
+def with_subrules(knowledge: Knowledge, texts: list[RuleText]) -> list[RuleText]:
+    """Each text followed by every rule under it in the same version and language, in number order:
+    ``show 507 --all`` reads a section, not only its heading."""
+    from rules_kb.compare.alignment import descends  # a number test; the aligner itself is not loaded
+
+    out = []
+    for text in texts:
+        held = knowledge.catalog.rules_in(text.game, text.lang, text.version)
+        out.append(text)
+        for number in sorted(n for n in held if n != text.number and descends(n, text.number)):
+            found = held.get(number) or []
+            out.extend([next((t for t in found if not t.truncated), found[0])] if found else [])  # a whole copy
+    return out
+
+
 def newest_of(texts: list[RuleText]) -> list[RuleText]:
     """The last text of each game and language of a history (oldest first), in game, language order."""
     newest = {(text.game, text.lang): text for text in texts}
     return [newest[key] for key in sorted(newest)]
-
-
-def gone_notes(knowledge: Knowledge, texts: list[RuleText]) -> list[str]:
-    """For each newest text ``show`` gives, whether its number has left the rules since, and where
-    its text went: a judge must not take a 2009 text for today's rule."""
-    catalog = knowledge.catalog
-    notes = []
-    for text in texts:
-        labels = catalog.version_labels(text.game, text.lang)
-        later = labels[labels.index(text.version) + 1:] if text.version in labels else []
-        gone = next((label for label in later if catalog.versions[(text.game, text.lang, label)].complete
-                     and text.number not in catalog.rules_in(text.game, text.lang, label)), None)
-        if gone is None:
-            continue
-        went = sorted({str(m.new) for m in renumbering_of(knowledge, text.number, text.game)
-                       if m.direction == "moved to" and (m.lang, m.from_version) == (text.lang, text.version)})
-        where = f"its text is now {', '.join(went)}" if went else "its text was removed, not moved"
-        notes.append(f"{text.number} ({text.game} {text.lang}) is not in the rules since {gone}; {where}; "
-                     f"its last text is {text.version}'s")
-    return notes
 
 
 def citations_of(knowledge: Knowledge, number: RuleNumber, game: str | None = None,
@@ -172,18 +167,6 @@ def citations_of(knowledge: Knowledge, number: RuleNumber, game: str | None = No
 
 
 @dataclass(frozen=True)
-class Counterpart(Record):
-    """A rule's counterpart in the other game, with the Magic releases and the evidence of the pairing."""
-
-    game: str
-    number: str
-    analogue_game: str
-    analogue: str
-    mtg_versions: tuple[str, ...]
-    evidence: str
-
-
-@dataclass(frozen=True)
 class LinkedDocument(Record):
     """A change notice (``changed_by``) or commentary (``discussed_by``) linked to a rule."""
 
@@ -209,22 +192,6 @@ class Renumbering(Record):
     def other(self) -> str:
         """The number at the other end: where the text went, or where it came from."""
         return self.new if self.direction == "moved to" else self.old
-
-
-def analogues_of(knowledge: Knowledge, number: RuleNumber, game: str | None = None) -> list[Counterpart]:
-    """Analogue rules in the other game, with the Magic releases and evidence for each pair."""
-    graph = knowledge.graph
-    out = []
-    for found_game in require_rule(knowledge, number, game):
-        node = rule_id(found_game, number)
-        edges = list(graph.out_edges(node, data=True)) + [(t, s, d) for s, t, d in graph.in_edges(node, data=True)]
-        for _, other, data in edges:
-            if data.get("kind") != "analogue":
-                continue
-            target = graph.nodes[other]
-            out.append(Counterpart(found_game, str(number), target["game"], target["number"],
-                                tuple(data["mtg_versions"]), data["evidence"]))
-    return sorted(out, key=lambda r: (r.analogue_game, RuleNumber.parse(r.analogue).sort_key(), r.mtg_versions))
 
 
 def documents_about(knowledge: Knowledge, number: RuleNumber, game: str) -> list[LinkedDocument]:
@@ -279,14 +246,13 @@ def history_record(knowledge: Knowledge, number: RuleNumber, game: str | None = 
 
 __all__ = [
     "Citation",
-    "Counterpart",
     "LinkedDocument",
     "Renumbering",
-    "analogues_of",
     "citations_of",
     "doc_id",
     "documents_about",
     "history",
     "history_record",
     "show",
+    "with_subrules",
 ]

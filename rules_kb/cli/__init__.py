@@ -41,8 +41,28 @@ COMMAND_GROUPS = (corpus_commands, update_commands, version_commands, rule_comma
                   search_commands, link_commands, site_commands)
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, wrapped by display columns: a Japanese example (ブロッククリーチャー) takes two a
+    character, so ``--help`` fits the terminal (80 columns) that argparse measured."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        from rules_kb.render.terminal import fill_lines
+
+        return fill_lines(text, width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        from rules_kb.render.terminal import fill_lines
+
+        return "\n".join(indent + line for line in fill_lines(text, width - len(indent)))
+
+
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse, but a bad argument is a ``UsageError`` (one ``Error:`` line, exit 1), not usage + exit 2."""
+    """argparse, but a bad argument is a ``UsageError`` (one ``Error:`` line, exit 1), not usage + exit 2;
+    every command's help is wrapped by display columns (``HelpFormatter``)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):  # type: ignore[override]
         raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")

@@ -66,14 +66,20 @@ def run_diff(args: argparse.Namespace) -> int:
     if args.document != CR:
         return _diff_sections(args)
     from rules_kb.ask.diffs import diff_asked
+    from rules_kb.render.glossary_text import glossary_changes_text
     from rules_kb.render.textformat import comparison_record, comparison_text
 
-    comparison = answer(args, lambda knowledge: diff_asked(knowledge, args.game, args.lang, args.old, args.new,
-                                                           section=args.section, rule=args.rule))
+    found = answer(args, lambda knowledge: diff_asked(knowledge, args.game, args.lang, args.old, args.new,
+                                                      section=args.section, rule=args.rule))
     if args.json:
-        print(people_json(comparison_record(comparison), indent=2))
-    else:
-        print_text(args, comparison_text(comparison, args.all, args.substantive))
+        glossary = found.glossary.to_record() if found.glossary is not None else None
+        print(people_json({**comparison_record(found.comparison), "partial": found.partial, "glossary": glossary},
+                          indent=2))
+        return 0
+    text = comparison_text(found.comparison, args.all, args.substantive, partial=found.partial)
+    if found.glossary is not None and found.glossary.compared:
+        text += "\n" + glossary_changes_text(found.glossary, args.lang)
+    print_text(args, text)
     return 0
 
 

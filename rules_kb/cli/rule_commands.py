@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 
 from rules_kb.cli.common import (
     GAME_HELP,
@@ -11,7 +12,6 @@ from rules_kb.cli.common import (
     answer,
     game_option,
     lang_option,
-    note,
     print_text,
 )
 from rules_kb.games import GAMES, LANGS
@@ -36,6 +36,8 @@ def register(commands: argparse._SubParsersAction) -> None:
                         "a name (deathtouch, ブロッククリーチャー) prints its glossary entry and the rules it "
                         "points to", run_show)
     show.add_argument("--version", help="the version label, e.g. 1.38 or 2008-10-01 (an unknown one lists the nearest)")
+    show.add_argument("--all", action="store_true",
+                      help="also print every rule under it, in the same version (show 507 --all: the whole section)")
     refs = rule_command("refs", "list the rule texts and glossary terms that cite a rule, newest version first",
                         run_refs, filters=False)
     refs.add_argument("--version", help="only citations in this version, e.g. 1.48 or 2024-11-08")
@@ -58,8 +60,9 @@ def _read_rule(args: argparse.Namespace, knowledge) -> tuple:
 
 def run_show(args: argparse.Namespace) -> int:
     from rules_kb.ask.arguments import check_version
+    from rules_kb.ask.chains import gone_notes
     from rules_kb.ask.pairing import pairing_notes
-    from rules_kb.ask.query import gone_notes, show
+    from rules_kb.ask.query import show, with_subrules
     from rules_kb.render.textformat import format_text
 
     def ask(knowledge):
@@ -67,44 +70,65 @@ def run_show(args: argparse.Namespace) -> int:
         if args.version is not None:
             check_version(knowledge, args.version, (game,) if game else GAMES, args.lang)
         texts = show(knowledge, number, game, args.lang, args.version)
-        gone = gone_notes(knowledge, texts) if args.version is None else []
-        return texts, gone + pairing_notes(knowledge, texts)
+        if args.all:
+            texts = with_subrules(knowledge, texts)
+        gone = [gone_notes(knowledge, [text]) if args.version is None else [] for text in texts]
+        pairing = {g: pairing_notes(knowledge, [t for t in texts if t.game == g]) for g in {t.game for t in texts}}
+        return texts, gone, [pairing[text.game] for text in texts]
 
-    from rules_kb.ask.arguments import rule_argument
-    from rules_kb.ask.glossary import looks_like_name
     from rules_kb.cli.section_commands import show_sections
-    from rules_kb.errors import RuleNotFound
 
     if (shown := show_sections(args)) is not None:  # `show "MTR 3.10"`, `show 'Hidden Card Error'`
         return shown
-    try:
-        rule_argument(args.rule)
-    except RuleNotFound:  # no reference at all (``5072a`` is one mistyped, and says so)
-        if looks_like_name(args.rule):
-            return _show_term(args)  # `show deathtouch`: a glossary term or keyword ability by name
-        raise
-    texts, notes = answer(args, ask)
-    if args.json:
-        for text in notes:
-            note(text)
-        print(people_json([t.to_record() for t in texts], indent=2))
+    if _is_name(args.rule):
+        return _show_term(args)  # `show deathtouch`: a glossary term or keyword ability by name
+    texts, gone, pairing = answer(args, ask)
+    if args.json:  # each text with the warnings about it: a gone number, another rule in the other language
+        print(people_json([{**text.to_record(), "warnings": [*gone[i], *pairing[i]]} for i, text in enumerate(texts)],
+                          indent=2))
         return 0
+    notes = dict.fromkeys(line for lines in (*gone, *pairing) for line in lines)
     print_text(args, "\n".join([*(f"! {n}" for n in notes), *(format_text(text) for text in texts)]))
     return 0
 
 
+def _is_name(raw: str) -> bool:
+    """Whether the argument is a name (``deathtouch``) rather than a rule reference; a string that is
+    neither (``5072a`` is one mistyped, and says so) raises the rule's error."""
+    from rules_kb.ask.arguments import rule_argument
+    from rules_kb.ask.glossary import looks_like_name
+    from rules_kb.errors import RuleNotFound
+
+    try:
+        rule_argument(raw)
+    except RuleNotFound:
+        if looks_like_name(raw):
+            return True
+        raise
+    return False
+
+
+def _no_such_name(knowledge, args: argparse.Namespace):
+    """The error for a name nothing holds, with the nearest names in either language and the search to try."""
+    from rules_kb.ask.glossary import nearest_names
+    from rules_kb.errors import UsageError
+
+    nearest = nearest_names(knowledge, args.rule, args.game)
+    hint = f"nearest terms: {', '.join(nearest)}; " if nearest else ""
+    hint = f" ({hint}rules-kb search {shlex.quote(args.rule)} looks for it in the rule texts)"
+    return UsageError(f"no rule, glossary term or keyword ability named {args.rule!r}{hint}")
+
+
 def _show_term(args: argparse.Namespace) -> int:
     """A name that is no rule: its glossary entries and keyword rules, or the error naming the nearest names."""
-    from rules_kb.ask.glossary import answers_json, find_terms, nearest_names
+    from rules_kb.ask.glossary import answers_json, find_terms
     from rules_kb.errors import UsageError
-    from rules_kb.render.textformat import term_text
+    from rules_kb.render.glossary_text import term_text
 
     def ask(knowledge):
         found = find_terms(knowledge, args.rule, args.game, args.lang)
         if not found:
-            nearest = nearest_names(knowledge, args.rule, args.game)
-            hint = f" (nearest terms: {', '.join(nearest)})" if nearest else ""
-            raise UsageError(f"no rule, glossary term or keyword ability named {args.rule!r}{hint}")
+            raise _no_such_name(knowledge, args)
         if args.version is not None:
             raise UsageError(f"{args.rule!r} is a glossary term: --version applies to rules (the newest wording "
                              "is shown, with the versions that hold it)")
@@ -138,16 +162,19 @@ def run_refs(args: argparse.Namespace) -> int:
 
 
 def run_history(args: argparse.Namespace) -> int:
+    from rules_kb.ask.chains import gone_notes
     from rules_kb.ask.query import (
         documents_about,
         era_starts,
-        gone_notes,
         history,
         history_record,
         newest_of,
         renumbering_of,
     )
     from rules_kb.render.textformat import history_text
+
+    if _is_name(args.rule):
+        return _history_term(args)  # `history deathtouch`: every wording of a glossary term
 
     def ask(knowledge):
         number, game = _read_rule(args, knowledge)
@@ -167,8 +194,29 @@ def run_history(args: argparse.Namespace) -> int:
     return 0
 
 
+def _history_term(args: argparse.Namespace) -> int:
+    from rules_kb.ask.glossary import find_terms, term_histories
+    from rules_kb.render.glossary_text import term_history_text
+
+    def ask(knowledge):
+        histories = term_histories(knowledge, args.rule, args.game, args.lang)
+        covered = {(h.game, h.lang) for h in histories}
+        others = [a for a in find_terms(knowledge, args.rule, args.game, args.lang)
+                  if a.source != "glossary" and (a.game, a.lang) not in covered]
+        if not histories and not others:
+            raise _no_such_name(knowledge, args)
+        return histories, others
+
+    histories, others = answer(args, ask)
+    if args.json:
+        print(people_json([*(h.to_record() for h in histories), *(a.to_record() for a in others)], indent=2))
+        return 0
+    print_text(args, term_history_text(histories, others))
+    return 0
+
+
 def run_analogue(args: argparse.Namespace) -> int:
-    from rules_kb.ask.query import analogues_of
+    from rules_kb.ask.chains import analogues_of
     from rules_kb.render.textformat import analogues_text
 
     def ask(knowledge):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 
 from rules_kb.cli import common
 from rules_kb.cli.common import GAME_HELP, LANG_HELP, game_option, lang_option, print_text, warn
@@ -81,6 +80,8 @@ def _ask(index, args: argparse.Namespace):
 
 def _check_version(meta: dict, version: str, game: str | None, lang: str | None) -> None:
     """Refuse a label no game and language searched prints, naming the nearest ones."""
+    from rules_kb.ask.versions import nearest_labels
+
     known: list[str] = []
     for key, labels in meta["versions"].items():
         key_game, key_lang = key.split("/")
@@ -88,6 +89,6 @@ def _check_version(meta: dict, version: str, game: str | None, lang: str | None)
             known += [label for label in labels if label not in known]
     if version in known:
         return
-    nearest = difflib.get_close_matches(version, known, n=5, cutoff=0.0)
+    nearest = nearest_labels(version, known)  # by value: 1.47 suggests 1.48, 1.45, ...; a date, the nearest dates
     where = " ".join(part for part in (game, lang) if part)
     raise UsageError(f"no version {version}{' of ' + where if where else ''} (nearest: {', '.join(nearest)})")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from rules_kb.cli.common import game_option, say
 from rules_kb.games import CR, DOCUMENTS, GAME_SHORT_NAMES, GAMES, document_kind
@@ -32,13 +33,22 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_updates(args: argparse.Namespace) -> int:
+    """Each publisher's page is read even when another cannot be (offline, both are named); a page not
+    read is one ``Error:`` line, exit 1, and then nothing is fetched."""
     from rules_kb.cli.common import cache
     from rules_kb.cli.corpus_commands import addition_lines
+    from rules_kb.errors import SourceError
     from rules_kb.releases.updates import check_updates, fetch_updates
 
     pages = {game: url for game, url in (("mtg", args.wizards_url), ("dm", args.dm_url))
              if args.game in (None, game)}
-    statuses = check_updates(args.corpus, pages, documents=(args.document,) if args.document else None)
+    documents = (args.document,) if args.document else None
+    statuses, failures = [], []
+    for game, url in pages.items():
+        try:
+            statuses += check_updates(args.corpus, {game: url}, documents=documents)
+        except SourceError as exc:
+            failures.append(exc)
     for status in statuses:
         name = _watched_name(status.game, status.document)
         if not status.listed:
@@ -51,6 +61,13 @@ def run_updates(args: argparse.Namespace) -> int:
         else:
             newest = status.listed[-1].describe()
             say(f"{name}: up to date (the corpus's newest is {held}; {status.page} lists {newest})")
+    if failures:
+        if len(failures) > 1 and len({exc.problem for exc in failures}) == 1:  # offline: one line says it
+            say(f"Error: {failures[0].problem}: {', '.join(exc.document for exc in failures)}", sys.stderr)
+        else:
+            for exc in failures:
+                say(f"Error: {exc}", sys.stderr)
+        return 1
     if args.fetch and any(status.newer for status in statuses):
         for addition in fetch_updates(args.corpus, statuses, cache()):
             for line in addition_lines(addition):

@@ -32,6 +32,7 @@ class Analogue:
     mtg: RuleNumber
     mtg_versions: tuple[str, ...]
     evidence: str
+    dm_scope: str = ""  # which Duel Masters texts carry the pairing (a language, versions)
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,7 @@ def _entries(path: Path, table: str, keys: tuple[str, ...]) -> Iterator[tuple[in
 def load_analogues(corpus: Path) -> list[Analogue]:
     path = corpus / ANALOGUES
     return [Analogue(_number(path, i, entry["dm"]), _number(path, i, entry["mtg"]),
-                     tuple(entry["mtg_versions"]), entry["evidence"])
+                     tuple(entry["mtg_versions"]), entry["evidence"], entry.get("dm_scope", ""))
             for i, entry in _entries(path, "analogue", ("dm", "mtg", "mtg_versions", "evidence"))]
 
 

@@ -223,7 +223,7 @@ def _add_document_links(graph: nx.MultiDiGraph, catalog: Catalog) -> None:
 def _add_analogues(graph: nx.MultiDiGraph, catalog: Catalog, analogues: list[Analogue]) -> None:
     for entry in analogues:
         graph.add_edge(ensure_rule(graph, "dm", entry.dm), ensure_rule(graph, "mtg", entry.mtg), kind="analogue",
-                       mtg_versions=list(entry.mtg_versions), evidence=entry.evidence)
+                       mtg_versions=list(entry.mtg_versions), evidence=entry.evidence, dm_scope=entry.dm_scope)
 
 
 def _add_curated_terms(graph: nx.MultiDiGraph, terms: list[CuratedTerm]) -> None:

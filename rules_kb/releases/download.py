@@ -17,8 +17,10 @@ Everything ``updates`` reads from the network comes through ``fetch_url`` and ``
 
 from __future__ import annotations
 
+import errno
 import html.parser
 import http.client
+import socket
 import threading
 import time
 import unicodedata
@@ -84,7 +86,22 @@ def _fetch_into(url: str, limit: int, until: float, stop: threading.Event, box: 
         box["error"] = SourceError(url, f"cannot fetch: HTTP {exc.code} {exc.reason}")
     except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as exc:
         reason = getattr(exc, "reason", None) or exc
-        box["error"] = SourceError(url, f"cannot fetch: {reason}")
+        box["error"] = SourceError(url, f"cannot fetch: {_readable(reason)}")
+
+
+# Name lookups that fail for want of a network (EAI_NONAME, EAI_AGAIN, EAI_NODATA, EAI_FAIL) and
+# routes that do not exist (ENETUNREACH, EHOSTUNREACH): what a judge offline reads is that.
+_OFFLINE_LOOKUPS = {socket.EAI_NONAME, socket.EAI_AGAIN, getattr(socket, "EAI_NODATA", -5), socket.EAI_FAIL}
+_OFFLINE_ERRNOS = {errno.ENETUNREACH, errno.EHOSTUNREACH, errno.ENETDOWN}
+
+
+def _readable(reason: object) -> str:
+    """``[Errno -2] Name or service not known`` said as a person would: the network is unreachable."""
+    if isinstance(reason, socket.gaierror) and reason.errno in _OFFLINE_LOOKUPS:
+        return "the network is unreachable (the host's name cannot be looked up: offline, or no such host)"
+    if isinstance(reason, OSError) and reason.errno in _OFFLINE_ERRNOS:
+        return "the network is unreachable (no route to the host)"
+    return str(reason)
 
 
 def _read_body(url: str, limit: int, until: float, stop: threading.Event) -> bytes:

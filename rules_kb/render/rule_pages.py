@@ -13,13 +13,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from rules_kb import links
+from rules_kb.ask.chains import analogues_of, gone_notes
 from rules_kb.ask.query import (
     Renumbering,
-    analogues_of,
     citations_of,
     documents_about,
     era_starts,
-    gone_notes,
     history,
     newest_of,
     renumbering_of,

@@ -83,6 +83,17 @@ def wrap_line(line: str, width: int) -> list[str]:
             return out
 
 
+def fill_lines(text: str, width: int) -> list[str]:
+    """One paragraph (whitespace collapsed) in lines of at most ``width`` columns, none indented:
+    ``--help``'s paragraphs, which argparse would cut by characters, not columns."""
+    rest, out = " ".join(text.split()), []
+    while display_width(rest) > width:
+        cut = _cut_at(rest, max(width, 1))
+        out.append(rest[:cut].rstrip(" "))
+        rest = rest[cut:].lstrip(" ")
+    return [*out, rest] if rest else out
+
+
 def _cut_at(text: str, room: int) -> int:
     """Where to cut ``text`` so that its head fits in ``room`` columns (always at least one character)."""
     used, fits = 0, 0

@@ -6,16 +6,17 @@ nothing here asks a question.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from rules_kb.games import GAME_SHORT_NAMES
 from rules_kb.model import RuleText, span_extent
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.terminal import LEGEND
 from rules_kb.visible import escaped_json
 
 if TYPE_CHECKING:  # type names only: show/history must not import the comparison stages
-    from rules_kb.ask.glossary import TermAnswer
+    from rules_kb.ask.chains import Chain, Counterpart
     from rules_kb.ask.story import Story
     from rules_kb.compare.changes import Comparison, RowChange
     from rules_kb.ingest.pipeline import Ingested
@@ -91,21 +92,28 @@ def comparison_record(comparison: Comparison) -> dict:
     }
 
 
-def comparison_text(comparison: Comparison, show_unchanged: bool = False, substantive_only: bool = False,
-                    legend: bool = True) -> str:
-    """A comparison for reading: counts, what is unknown, then one entry per changed row.
+UNKNOWN_SHOWN = 12  # numbers listed on an "unknown" line unless --all asks for every one
 
-    ``substantive_only`` keeps the rows that change what the rules say (see ``RowChange.substantive``).
+
+def comparison_text(comparison: Comparison, show_unchanged: bool = False, substantive_only: bool = False,
+                    legend: bool = True, partial: Mapping[str, str] | None = None) -> str:
+    """A comparison for reading: counts, what is unknown and why, then one entry per changed row.
+
+    ``substantive_only`` keeps the rows that change what the rules say (see ``RowChange.substantive``);
+    ``partial`` says what each partial version is (``ask.diffs.partial_versions``).
     """
     a = comparison.alignment
     counts = ", ".join(f"{n} {k}" for k, n in comparison.counts().items() if n or k != "renumbered-reference")
     lines = [f"{a.game} {a.lang} {a.old_version} -> {a.new_version}: {counts}"]
-    if a.unknown_old:
-        lines.append(f"  only in {a.old_version} ({a.new_version} is partial, so unknown there): "
-                     f"{', '.join(map(str, a.unknown_old))}")
-    if a.unknown_new:
-        lines.append(f"  only in {a.new_version} ({a.old_version} is partial, so unknown there): "
-                     f"{', '.join(map(str, a.unknown_new))}")
+    for label, what in (partial or {}).items():
+        lines.append(f"  {label} is a partial version ({what}): only the rules both versions hold are compared")
+    for mine, other, unknown in ((a.old_version, a.new_version, a.unknown_old),
+                                 (a.new_version, a.old_version, a.unknown_new)):
+        if unknown:
+            listed = unknown if show_unchanged or partial is None else unknown[:UNKNOWN_SHOWN]
+            more = f" and {len(unknown) - len(listed)} more (--all lists them)" if len(listed) < len(unknown) else ""
+            lines.append(f"  {len(unknown)} rules only in {mine}, unknown in {other} (partial): not added or removed, "
+                         f"not compared: {', '.join(map(str, listed))}{more}")
     lines.extend(f"  note: {note}" for note in a.notes)
     shown = [row for row in comparison.rows
              if (show_unchanged or row.kind != "unchanged") and (row.substantive or not substantive_only)]
@@ -325,25 +333,6 @@ def _dump(record: dict) -> str:
     return escaped_json(record, sort_keys=False)  # the model's data, unchanged; no raw U+202E on a terminal
 
 
-def term_text(answer: TermAnswer) -> str:
-    """A glossary term, curated term or keyword ability: its definition, then each rule it points to."""
-    where = {"glossary": f"glossary of {answer.version}; {answer.document}",
-             "curated": "curated term, corpus/terms.toml",
-             "keyword": f"keyword ability {answer.rules[0]}, {answer.version}; {answer.document}"}[answer.source]
-    lines = [f"{answer.term}  [{answer.game} {answer.lang}; {where}]"]
-    if answer.definition:
-        lines.append(indented(answer.definition))
-    if answer.note:
-        lines.append(indented(answer.note))
-    if len(answer.versions) > 1:
-        lines.append(f"  in the glossary of {len(answer.versions)} versions, {answer.versions[0]} to "
-                     f"{answer.versions[-1]}")
-    if answer.texts:
-        lines.append("  rules:")
-        lines.extend(indented(format_text(text), "    ") for text in answer.texts)
-    return "\n".join(lines)
-
-
 def history_text(texts: Sequence[RuleText], eras: list[bool], documents: dict[str, list], moves: dict[str, list],
                  gone: list[str]) -> str:
     """``history``'s view: each run of identical consecutive versions once, then where texts moved,
@@ -381,12 +370,36 @@ def citations_text(number: RuleNumber, found: Sequence, version: str | None) -> 
     return "\n".join(out)
 
 
-def analogues_text(number: RuleNumber, found: Sequence) -> str:
-    """``analogue``'s view: each counterpart with the Magic releases and the evidence."""
+def analogues_text(number: RuleNumber, found: Sequence[Counterpart]) -> str:
+    """``analogue``'s view: each counterpart, which texts of each game it holds for, and the evidence."""
     out = [] if found else [f"{number}: no analogue recorded in corpus/analogues.toml"]
-    out.extend(f"{row.game} {row.number} ~ {row.analogue_game} {row.analogue} "
-               f"(Magic {', '.join(row.mtg_versions)}): {row.evidence}" for row in found)
+    for row in found:
+        now = row.chain.eras[-1].number if row.chain and row.analogue_game == "mtg" else ""
+        later = f", now {now}" if now and now != row.analogue and not row.chain.gone else ""
+        out.append(f"{row.game} {row.number} ~ {row.analogue_game} {row.analogue}{later}")
+        if row.dm_scope:
+            out.append(f"  Duel Masters texts: {row.dm_scope}")
+        out.append(f"  {chain_text(row.chain)}" if row.chain else f"  Magic {', '.join(row.mtg_versions)}")
+        out.append(f"  evidence (read in Magic {span_text(row.mtg_versions)}): {row.evidence}")
     return "\n".join(out)
+
+
+def chain_text(chain: Chain) -> str:
+    """A rule's lineage on one line: ``Magic en: 509.4f 2009-07-08 to 2016-07-15 → 509.5f 2016-09-30 to
+    2024-09-20 → 509.3f since 2024-11-08``."""
+    parts = []
+    for index, era in enumerate(chain.eras):
+        if index == len(chain.eras) - 1 and not chain.gone:
+            parts.append(f"{era.number} since {era.first}")
+        else:
+            parts.append(f"{era.number} {span_text((era.first, era.last))}")
+    ended = f" (not in the rules since {chain.gone})" if chain.gone else ""
+    return f"{GAME_SHORT_NAMES[chain.game]} {chain.lang}: " + " → ".join(parts) + ended
+
+
+def span_text(labels: Sequence[str]) -> str:
+    """``A`` or ``A to B``: the first and last of a run of version labels."""
+    return labels[0] if len(labels) == 1 or labels[0] == labels[-1] else f"{labels[0]} to {labels[-1]}"
 
 
 def versions_text(rows: Sequence) -> str:

@@ -77,6 +77,7 @@ def whats_new_page(site: SiteData, game: str, lang: str, comparison: Comparison)
                                  class_="rk-whats-new"))
     if not rows:
         parts.append(element("p", "Nothing changed in substance."))
+    parts.append(glossary_block(site, game, lang, a.old_version, a.new_version))
     return Page(path, f"{game} {lang} {a.new_version} what's new", element("div", "".join(parts),
                                                                            class_="rk-page rk-whats-new-page"))
 
@@ -126,6 +127,30 @@ def _row_item(site: SiteData, path: str, game: str, lang: str, comparison: Compa
     words = " ".join(p for p in (text.title, text.text) if p)
     excerpt = words if len(words) <= EXCERPT else words[:EXCERPT].rstrip() + "…"
     return element("li", head + element("div", esc(excerpt), class_="rk-excerpt", lang=lang))
+
+
+# --- glossary changes (compare.glossary, as `rules-kb diff` prints them) --------------------------
+
+
+def glossary_block(site: SiteData, game: str, lang: str, old: str, new: str) -> str:
+    """Terms the release added, removed and reworded, each linking its term page; "" without glossaries."""
+    from rules_kb.compare.glossary import compare_glossaries
+
+    def entries(version: str) -> list[tuple[str, str]]:
+        return [(t.term, t.definition) for doc in site.catalog.documents.values() for t in doc.terms
+                if (t.game, t.lang, t.version) == (game, lang, version)]
+
+    changes = compare_glossaries(old, entries(old), new, entries(new))
+    if not changes.compared or not changes.changed:
+        return ""
+    path = links.whats_new_page(game, lang, new)
+    groups = [("Added", changes.added), ("Removed", changes.removed),
+              ("Reworded", tuple(r.term for r in changes.reworded))]
+    items = "".join(element("li", esc(f"{title}: ") + ", ".join(
+        link(path, links.term_page(game, lang, term), term) for term in terms)) for title, terms in groups if terms)
+    return (element("h2", esc(f"Glossary ({len(changes.added)} added, {len(changes.removed)} removed, "
+                              f"{len(changes.reworded)} reworded)"), id="glossary")
+            + element("ul", items, class_="rk-whats-new-glossary"))
 
 
 # --- the feed ------------------------------------------------------------------------------------

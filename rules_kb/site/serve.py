@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import sys
 from pathlib import Path
 
 from rules_kb.errors import UsageError
@@ -26,9 +27,19 @@ def make_server(folder: Path, port: int) -> http.server.ThreadingHTTPServer:
         raise UsageError(f"port {port} is not between 0 and 65535")
     handler = functools.partial(SiteHandler, directory=os.path.realpath(folder))
     try:
-        return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+        return SiteServer(("127.0.0.1", port), handler)
     except (OSError, OverflowError) as exc:
         raise UsageError(f"cannot listen on 127.0.0.1:{port}: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+class SiteServer(http.server.ThreadingHTTPServer):
+    """A client that goes away mid-answer (a browser that drops a connection it no longer needs) is
+    no error: socketserver would print a traceback for each ``BrokenPipeError`` or reset."""
+
+    def handle_error(self, request, client_address) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):  # broken pipe, reset, aborted
+            return
+        super().handle_error(request, client_address)
 
 
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
