@@ -9,6 +9,9 @@ BIN := $(VENV)/bin
 CORPUS ?= corpus
 BUILD ?= build
 HOST ?= github
+# Where the site will be published (`make build BASE_URL=https://host/prefix/`): the feeds and the
+# sitemap name it; empty is rules-kb's default, the address `rules-kb serve` gives.
+BASE_URL ?=
 
 .PHONY: setup build check-site test bench browser
 
@@ -30,7 +33,8 @@ node_modules/.package-lock.json: package.json package-lock.json
 # prints how to open it). The same files as graph export, store and build run one after another.
 build: setup
 	$(BIN)/rules-kb --corpus $(CORPUS) ingest --json $(BUILD)/model.jsonl
-	$(BIN)/rules-kb --corpus $(CORPUS) build --out $(BUILD)/site --graph $(BUILD)/graph.json --store
+	$(BIN)/rules-kb --corpus $(CORPUS) build --out $(BUILD)/site --graph $(BUILD)/graph.json --store \
+		$(if $(BASE_URL),--base-url $(BASE_URL))
 
 # Check the built site against a static host's limits (github, cloudflare or gitlab) and the
 # project's budget; fails naming what is over. The publishing workflow runs it before uploading.

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from rules_kb.numbers import RuleNumber
 
@@ -146,6 +146,26 @@ def relative(from_page: str, to: str) -> str:
         common += 1
     path = "../" * (len(base) - common) + "".join(f"{d}/" for d in dirs[common:]) + leaf
     return (path or "./") + (hashmark + fragment)
+
+
+# Where a built site says it lives when the build is not told (``rules-kb build --base-url``): the
+# address ``rules-kb serve`` gives by default. The feeds and the sitemap need absolute addresses
+# (a feed reader or a crawler reads them away from the site); every page links relatively.
+DEFAULT_BASE_URL = "http://127.0.0.1:8000/"
+
+
+def base_url(url: str) -> str | None:
+    """``url`` as the root of a published site (http or https, a host, ending in ``/``, no query or
+    fragment), or None when it cannot be one."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        return None
+    return parts._replace(path=parts.path.rstrip("/") + "/").geturl()
+
+
+def absolute(base: str, path: str) -> str:
+    """A root path of the site (``/mtg/feed.xml``) under the site's published root (``base_url``)."""
+    return base + path.lstrip("/")
 
 
 def search_page() -> str:

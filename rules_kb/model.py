@@ -79,6 +79,9 @@ class Example:
     spans: list[Span]
 
 
+HEADING_LENGTH = 60  # characters: a rule's own text shorter than this, and no letter, is a heading
+
+
 @dataclass
 class RuleText:
     """What one version of one rule says, in one language, in one document."""
@@ -95,6 +98,13 @@ class RuleText:
     date: str | None = None
     truncated: bool = False
     written_as: str | None = None  # the number as printed, when it differs from `number`
+
+    @property
+    def is_heading(self) -> bool:
+        """Whether the text only names what its subrules say (``702.2. Deathtouch``, ``509. Declare
+        Blockers Step``): a number without a letter and a few words. ``show`` and the rule pages
+        then give the subrules too."""
+        return self.number.letter is None and len(self.text) < HEADING_LENGTH
 
     def to_record(self) -> dict[str, Any]:
         return {

@@ -6,7 +6,9 @@
 // rulebooks (contents and every chapter), the search page with the newest versions' index
 // files, the home page and the assets, and keeps them all. The pages open when it starts are
 // kept too, and offline.json is checked again at most once an hour so a new release's
-// rulebook replaces the old one without a new worker. Works under any prefix: every address
+// rulebook replaces the old one without a new worker. A page that was never kept is answered,
+// offline, with the site's own page saying so (offline/, in the reader's interface language),
+// at the address asked for, so a reload tries it again. Works under any prefix: every address
 // is relative to this file's folder.
 "use strict";
 
@@ -14,6 +16,7 @@ const ROOT = new URL("./", self.location).href;
 const CACHE = "rules-kb";
 const LIST = ROOT + "offline.json";
 const MARK = ROOT + "offline.json?kept";  // offline.json as last kept: its version, and proof the list is complete
+const OFFLINE_PAGE = ROOT + "offline/";  // kept with the list (offline.json names it)
 const TIMEOUT_MS = 6000;  // a venue's network that hangs rather than fails
 let checked = 0;
 
@@ -64,8 +67,20 @@ async function answer(request) {
       // the search page reads ?q= in the browser: any query answers with the kept page
       || (url.search && request.mode === "navigate" ? await cache.match(url.origin + url.pathname) : undefined);
     if (kept) return kept;
+    const page = request.mode === "navigate" ? await offlinePage(cache) : undefined;
+    if (page) return page;
     throw error;
   }
+}
+
+// The kept offline page, answering for a page that was not kept: its links are relative to its
+// own folder, so a <base> at the top of its head makes them work at any address.
+async function offlinePage(cache) {
+  const kept = await cache.match(OFFLINE_PAGE);
+  if (!kept) return undefined;
+  const base = '<base href="' + OFFLINE_PAGE.replace(/["<>&]/g, encodeURIComponent) + '">';
+  const text = (await kept.text()).replace(/<head>/i, "<head>" + base);
+  return new Response(text, { status: 503, statusText: "Offline", headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 
 self.addEventListener("fetch", (event) => {

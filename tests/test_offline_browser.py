@@ -79,3 +79,34 @@ def test_a_judge_reads_and_searches_with_the_network_cut(browser, server, real_s
         assert page.locator("[id='509.1a'] .rk-text").inner_text() == wanted
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(("locale", "heading"), [("ja-JP", "オフラインです"), ("en-US", "You are offline")])
+def test_a_page_never_kept_gets_the_sites_offline_page_in_the_readers_language(browser, server, real_site, locale,
+                                                                                heading):
+    """Offline, a page the worker never kept is answered by the site's own page (offline/, kept on the
+    first visit), at the address asked for, in the interface language the reader's browser prefers;
+    its links (to the kept search and rulebooks) still lead there."""
+    server, base = server
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+    page = context.new_page()
+    try:
+        page.goto(base)
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=WAIT)
+        page.wait_for_function(f"caches.match({json.dumps(base + 'offline.json?kept')}).then((r) => !!r)",
+                               polling=200, timeout=WAIT)
+        server.shutdown()
+        server.server_close()
+
+        never = base + "dm/rule/603.2e/"  # never opened, not in offline.json
+        page.goto(never)
+        assert page.url == never
+        assert page.locator("h1:visible").inner_text() == heading
+        assert page.evaluate("document.documentElement.lang") == locale[:2]
+        page.screenshot(path=str(real_site.parent / f"offline-page-{locale}.png"))
+        with page.expect_navigation():
+            page.locator(".rk-offline:visible a[href$='search/']").click()
+        assert page.url == base + "search/"
+        assert page.locator("#rk-query").is_visible()
+    finally:
+        context.close()

@@ -299,7 +299,7 @@ def _with_texts(knowledge: Knowledge, answer: TermAnswer) -> TermAnswer:
             text = _newest_text(knowledge, answer.game, "ja" if answer.lang == "en" else "en", parsed)
         if text is not None:
             texts.append(text)
-            if text.number.letter is None and len(text.text) < 60:  # a heading: what it says is in its subrules
+            if text.is_heading:  # what it says is in its subrules
                 texts.extend(_children(knowledge, text))
     answer.texts.extend(texts)
     return answer

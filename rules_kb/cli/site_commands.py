@@ -22,6 +22,10 @@ def register(commands: argparse._SubParsersAction) -> None:
     build.add_argument("--graph", type=Path, metavar="PATH",
                        help="also write the graph as node-link JSON (as graph export does) from the same knowledge "
                             "base")
+    build.add_argument("--base-url", metavar="URL", default=None,
+                       help="where the site will be published (https://host/prefix/): the feeds and sitemap.xml "
+                            "give absolute addresses under it; pages link relatively and work under any prefix "
+                            "(default: http://127.0.0.1:8000/, where serve serves it)")
     build.add_argument("--store", action="store_true",
                        help="also write the knowledge store when it is not current (as the store command does), "
                             "from the same knowledge base: make build builds it once for all three")
@@ -47,11 +51,17 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
+    from rules_kb import links
     from rules_kb.assemble.knowledge import load_knowledge
+    from rules_kb.errors import UsageError
     from rules_kb.render.output import output_folder
     from rules_kb.site.build import build_site
     from rules_kb.site.reuse import MANIFEST
 
+    base_url = links.base_url(args.base_url) if args.base_url is not None else links.DEFAULT_BASE_URL
+    if base_url is None:
+        raise UsageError(f"--base-url {args.base_url!r}: not a site's address (http:// or https://, a host, "
+                         "an optional path; no query or fragment)")
     knowledge = None
     if args.graph is not None or args.store:
         output_folder(args.out, MANIFEST)  # refused before any work, as build_site would
@@ -63,12 +73,14 @@ def run_build(args: argparse.Namespace) -> int:
 
             if refresh_store(args.corpus, common.cache(), knowledge):
                 print(f"wrote {store_path(args.corpus, common.cache())}")
-    report = build_site(args.corpus, args.out, common.cache(), knowledge=knowledge)
+    report = build_site(args.corpus, args.out, common.cache(), knowledge=knowledge, base_url=base_url)
     timings = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in report.seconds.items())
     reused = f", {report.reused} of them reused from the previous build" if report.reused else ""
     reused += f", {report.unchanged} unchanged pages kept" if report.unchanged else ""
     print(f"built {report.pages} pages ({report.files} files{reused}) in {report.out} ({timings})")
     print(f"open it with: rules-kb serve --dir {report.out}   (then http://127.0.0.1:8000/)")
+    print(f"its feeds and sitemap name it at {base_url}" + ("" if args.base_url else " (--base-url sets where it is "
+                                                                                     "published)"))
     return 0
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from dataclasses import dataclass
 
 from rules_kb import links
@@ -18,6 +19,24 @@ from rules_kb import links
 def esc(text: object) -> str:
     """Text (never markup) for an element's content or a quoted attribute."""
     return html.escape(str(text), quote=True)
+
+
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def dated_html(text: str) -> str:
+    """Interface text escaped, each date in it kept on one line (``.rk-nw``): a narrow screen would
+    otherwise break ``2001-07-23`` after a hyphen."""
+    return ISO_DATE.sub(lambda m: element("span", m.group(), class_="rk-nw"), esc(text))
+
+
+def release_date(label: str, date: str | None) -> str:
+    """What a version's date is, said beside its label: "" when it adds nothing (no date, or the
+    label is the date); "effective D (file date L)" when the label is another date (Magic's file
+    date against the date its text says it takes effect); else the date."""
+    if not date or date == label:
+        return ""
+    return f"effective {date} (file date {label})" if ISO_DATE.fullmatch(label) else date
 
 
 def attrs(**values: object) -> str:
@@ -36,8 +55,15 @@ def element(tag: str, content: str = "", **values: object) -> str:
     return f"<{tag}{attrs(**values)}>{content}</{tag}>"
 
 
+SHORT_LABEL = 40  # characters: a link this short holding a date is kept on one line on a phone
+
+
 def link(page: str, target: str, label: str, **values: object) -> str:
-    """An ``<a>`` from the page at root path ``page`` to the root path ``target``, relative."""
+    """An ``<a>`` from the page at root path ``page`` to the root path ``target``, relative. A short
+    label holding a date (a version, ``diff page 2009-05-01..2009-07-08``) stays on one line
+    (``.rk-nw``): its text stays one node, which ``ui.js`` translates whole."""
+    if len(label) <= SHORT_LABEL and ISO_DATE.search(label):
+        values["class_"] = " ".join(filter(None, (values.get("class_"), "rk-nw")))
     return element("a", esc(label), href=links.relative(page, target), **values)
 
 

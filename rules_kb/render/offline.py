@@ -1,7 +1,7 @@
 """What the site keeps for offline use: ``offline.json``, read by the service worker ``site/sw.js``.
 
 A judge at a venue with failing Wi-Fi needs today's rulebooks, the search over them and the
-pages already opened. The list names, relative to the site's root, the home and search pages,
+pages already opened. The list names, relative to the site's root, the home, search and offline pages,
 the theme's and the site's assets, every file of the search index, for each game and
 language, the newest version's contents page, its ``latest`` page and every chapter page, and
 each tournament document's home and newest version (the whole document on one page). Its
@@ -19,7 +19,8 @@ from rules_kb import links
 from rules_kb.assemble.knowledge import Knowledge
 
 OFFLINE_FILE = "offline.json"
-FIXED = ("./", "search/", "manifest.webmanifest", "sw.js")
+FIXED = ("./", "search/", "offline/", "manifest.webmanifest", "sw.js")  # offline/: what sw.js answers when
+# a page that was never kept is asked for offline
 ASSET_SUFFIXES = (".css", ".js", ".png", ".svg", ".webmanifest")
 # The note linker's data (a megabyte) and Material's own search (off) are not needed at the table.
 SKIPPED_ASSETS = ("assets/link-data.js", "assets/javascripts/lunr/", "assets/javascripts/workers/")

@@ -29,7 +29,7 @@ from rules_kb.kb.ids import doc_id, rule_id, text_id
 from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.diffmarkup import render_html
-from rules_kb.render.html import Page, copy_buttons, element, esc, link, text_html
+from rules_kb.render.html import Page, copy_buttons, dated_html, element, esc, link, release_date, text_html
 from rules_kb.render.neighbourhood import neighbourhood_html
 from rules_kb.render.notice_pages import has_notice_page
 from rules_kb.render.rule_notices import rule_notices
@@ -42,10 +42,10 @@ from rules_kb.render.textformat import same_text_once
 ENTRY_LABELS = {
     "ja": {"unchanged": "{first}から{last}まで変更なし（{count}版）", "changes": "{prev}からの変更",
            "era": "{version}以降、この番号は別のルールです。",
-           "older": "以前の版 ({count})"},
+           "older": "以前の版 ({count})", "subrules": "{version} の下位ルール"},
     "en": {"unchanged": "unchanged from {first} to {last}, {count} releases", "changes": "changes from {prev}",
            "era": "From {version} on, this number is another rule.",
-           "older": "older versions ({count})"},
+           "older": "older versions ({count})", "subrules": "its subrules in {version}"},
 }
 
 
@@ -107,7 +107,8 @@ def rule_page(site: SiteData, game: str, number: RuleNumber, stories: set[RuleNu
              element("p", " · ".join([link(path, links.game_page(game), f"{GAME_NAMES[game]}: all versions")] + (
                  [link(path, links.story_page(game, RuleNumber(number.section)), f"the story of {number.section}")]
                  if RuleNumber(number.section) in stories else [])), class_="rk-nav"),
-             "".join(element("p", esc(note), class_="rk-gone") for note in gone_notes(knowledge, newest_of(texts))),
+             "".join(element("p", dated_html(note), class_="rk-gone")
+                     for note in gone_notes(knowledge, newest_of(texts))),
              rule_notices(site, path, game, number, texts),
              element("div", "".join(columns), class_="rk-columns" if len(columns) > 1 else "rk-column-one"),
              _trail(path, game, moves),
@@ -133,20 +134,21 @@ def _column(site: SiteData, path: str, lang: str, entries: list[Entry], moves: l
             went = [m for m in moves if m.lang == lang and m.direction == "moved to"
                     and previous is not None and m.from_version == previous.texts[-1].version]
             lineage = "".join(" " + _move_link(path, first.game, m) for m in went)
-            era = element("div", esc(words["era"].format(version=first.version)) + lineage, class_="rk-era-break")
+            era = element("div", dated_html(words["era"].format(version=first.version)) + lineage,
+                          class_="rk-era-break")
             previous = None
         else:
             era = ""
         labels = entry.labels
         head = [link(path, links.pinned_rule(first.game, lang, labels[0], first.number), labels[0])]
         if len(labels) > 1:
-            head = [element("span", esc(words["unchanged"].format(first=labels[0], last=labels[-1],
-                                                                  count=len(labels))), class_="rk-collapsed"),
+            head = [element("span", dated_html(words["unchanged"].format(first=labels[0], last=labels[-1],
+                                                                         count=len(labels))), class_="rk-collapsed"),
                     " (" + ", ".join(link(path, links.pinned_rule(first.game, lang, label, first.number), label)
                                      for label in (labels[0], labels[-1])) + ")"]
-        dates = [t.date for t in (first, last) if t.date]
+        dates = _entry_dates(first, last)
         if dates:
-            head.append(element("span", esc(" " + " – ".join(dict.fromkeys(dates))), class_="rk-date"))
+            head.append(element("span", dated_html(" " + dates), class_="rk-date"))
         body = rule_text_html(site, path, last, anchor=False)
         diff = _entry_diff(site, path, lang, previous, entry) if previous is not None else ""
         diff += _newest_link(site, path, first, labels[-1])
@@ -154,11 +156,35 @@ def _column(site: SiteData, path: str, lang: str, entries: list[Entry], moves: l
                               class_="rk-entry", data_versions=" ".join(labels)) + era)
         previous = entry
     newest, *older = reversed(blocks)
-    out = [element("h2", esc(LANG_NAMES[lang]), id=f"lang-{lang}"), newest]
+    out = [element("h2", esc(LANG_NAMES[lang]), id=f"lang-{lang}"), newest,
+           _subrules(site, path, entries[-1].texts[-1])]
     if older:
         summary = element("summary", esc(words["older"].format(count=len(older))))
         out.append(element("details", summary + "".join(older), class_="rk-older"))
     return element("section", "".join(out), class_="rk-lang", lang=lang)
+
+
+def _subrules(site: SiteData, path: str, text: RuleText) -> str:
+    """Beneath a heading (``702.2. Deathtouch``), the subrules of its version, as the rulebook
+    prints them: a heading's page would otherwise say only its name."""
+    if not text.is_heading:
+        return ""
+    version = site.catalog.rules_in(text.game, text.lang, text.version)
+    found = [version[number] for number in site.children_of(text.game, text.number) if number in version]
+    blocks = [rule_text_html(site, path, texts[same_text_once(texts)[0][0]], anchor=False, copy=False)
+              for texts in found]
+    if not blocks:
+        return ""
+    words = ENTRY_LABELS[text.lang]["subrules"].format(version=text.version)
+    return element("div", element("p", dated_html(words), class_="rk-subrules-head") + "".join(blocks),
+                   class_="rk-subrules")
+
+
+def _entry_dates(first: RuleText, last: RuleText) -> str:
+    """The dates of an entry's first and last versions, when they say more than the labels: each said
+    as what it is (``release_date``: effective date against a file date)."""
+    said = list(dict.fromkeys(filter(None, (release_date(t.version, t.date) for t in (first, last)))))
+    return " – ".join(said)
 
 
 def entry_change(previous: Entry, entry: Entry) -> RowChange:
@@ -200,13 +226,14 @@ def _move_link(path: str, game: str, move: Renumbering) -> str:
 def _trail(path: str, game: str, moves: list[Renumbering]) -> str:
     if not moves:
         return ""
-    items = "".join(element("li", _move_link(path, game, m) + esc(f" ({m.lang}, from {m.from_version}, "
+    items = "".join(element("li", _move_link(path, game, m) + dated_html(f" ({m.lang}, from {m.from_version}, "
                                                                    f"similarity {m.similarity:.2f})"))
                     for m in moves)
     return element("h2", "Renumbering trail", id="trail") + element("ul", items)
 
 
 def _citations_out(site: SiteData, path: str, game: str, number: RuleNumber, texts: list[RuleText]) -> str:
+    """What the rule cites: what today's texts cite, then, apart, what only its earlier texts cited."""
     cited: dict[RuleNumber, list[RuleText]] = {}
     graph = site.knowledge.graph
     for text in texts:
@@ -215,38 +242,72 @@ def _citations_out(site: SiteData, path: str, game: str, number: RuleNumber, tex
                 cited.setdefault(RuleNumber.parse(graph.nodes[target]["number"]), []).append(text)
     if not cited:
         return ""
-    items = []
+    today, earlier = [], []
     for other in sorted(cited):
-        citing = cited[other][-1]
+        current = [t for t in cited[other] if _is_current(site, t)]
+        citing = (current or cited[other])[-1]
         if other in site.catalog.rules_in(game, citing.lang, citing.version):
             target = links.pinned_rule(game, citing.lang, citing.version, other)
-            where = f" (as of {citing.lang} {citing.version})"
+            where = f" ({'as of' if current else 'until'} {citing.lang} {citing.version})"
+            item = element("li", link(path, target, str(other)) + dated_html(where))
         elif site.number_known(game, other):
-            target, where = links.rule_page(game, other), " (not in the citing version)"
+            item = element("li", link(path, links.rule_page(game, other), str(other))
+                           + esc(" (not in the citing version)"))
         else:
-            items.append(element("li", element("span", esc(str(other)), class_="rk-unresolved",
-                                               title="unresolved: no such rule in the corpus")))
-            continue
-        items.append(element("li", link(path, target, str(other)) + esc(where)))
-    return element("h2", "Cites", id="cites-out") + element("ul", "".join(items))
+            item = element("li", element("span", esc(str(other)), class_="rk-unresolved",
+                                         title="unresolved: no such rule in the corpus"))
+        (today if current else earlier).append(item)
+    out = element("h2", "Cites", id="cites-out")
+    out += element("ul", "".join(today)) if today else element("p", "nothing, in today's text")
+    return out + _earlier(earlier, "cited by earlier texts only")
+
+
+def _is_current(site: SiteData, text: RuleText) -> bool:
+    """Whether a text is its number's text today in its language."""
+    return site.current_version(text.game, text.lang, text.number) == text.version
+
+
+def _earlier(items: list[str], words: str) -> str:
+    """Citations that only earlier versions made: history, folded and labelled as such."""
+    if not items:
+        return ""
+    summary = element("summary", esc(f"{words} ({len(items)})"))
+    return element("details", summary + element("ul", "".join(items)), class_="rk-cites-earlier")
 
 
 def _citations_in(site: SiteData, path: str, game: str, number: RuleNumber) -> str:
+    """Who cites the rule today (the citing rules' and glossary's texts of today), then, apart, the
+    citations only earlier versions made, each with the last version that made it."""
     found = [c for c in citations_of(site.knowledge, number, game) if c.source_kind != "section"]  # listed apart
     search = element("p", link(path, links.search_cites(number), f"search: cites:{number}"), class_="rk-search-cites")
     if not found:
         return element("h2", "Cited by", id="cites-in") + element("p", "nothing in the corpus cites it") + search
     latest: dict[tuple[str, str], object] = {}
+    current: set[tuple[str, str]] = set()
     for c in found:  # oldest first: keep the newest version of each citing rule or term
         latest[(c.source_kind, c.number)] = c
-    items = []
-    for (kind, cited_by), c in sorted(latest.items(), key=lambda item: _citer_order(item[0])):
+        if _cites_today(site, game, c):
+            current.add((c.source_kind, c.number))
+    today, earlier = [], []
+    for key, c in sorted(latest.items(), key=lambda item: _citer_order(item[0])):
+        kind, cited_by = key
+        when = f"{c.lang} {c.version}" if key in current else f"until {c.lang} {c.version}"
         if kind == "text":
             target = links.pinned_rule(game, c.lang, c.version, RuleNumber.parse(cited_by))
-            items.append(element("li", link(path, target, cited_by) + esc(f" ({c.lang} {c.version})")))
+            item = element("li", link(path, target, cited_by) + dated_html(f" ({when})"))
         else:
-            items.append(element("li", esc(f"glossary: {cited_by} ({c.lang} {c.version})")))
-    return element("h2", "Cited by", id="cites-in") + element("ul", "".join(items)) + search
+            item = element("li", dated_html(f"glossary: {cited_by} ({when})"))
+        (today if key in current else earlier).append(item)
+    out = element("h2", "Cited by", id="cites-in")
+    out += element("ul", "".join(today)) if today else element("p", "nothing in today's rules cites it")
+    return out + _earlier(earlier, "cited in earlier versions only") + search
+
+
+def _cites_today(site: SiteData, game: str, citation) -> bool:
+    """Whether a citation is made by today's text of its rule, or by today's glossary."""
+    if citation.source_kind == "text":
+        return site.current_version(game, citation.lang, RuleNumber.parse(citation.number)) == citation.version
+    return site.newest_glossary(game, citation.lang) == citation.version
 
 
 def _citer_order(key: tuple[str, str]) -> tuple:
@@ -266,7 +327,7 @@ def _documents(site: SiteData, path: str, game: str, number: RuleNumber) -> str:
         name = link(path, f"{links.notice_page(game, doc.document)}#{number}" if doc.kind == "changed_by"
                     else links.notice_page(game, doc.document), doc.document) \
             if has_notice_page(site, doc.document) else esc(doc.document)
-        text = esc(f"{label} ") + name + esc((f" ({doc.date})" if doc.date else "") + f": {meta.source}")
+        text = esc(f"{label} ") + name + dated_html((f" ({doc.date})" if doc.date else "") + f": {meta.source}")
         pinned = [v for v in meta.versions if number in site.catalog.rules_in(game, meta.languages[0], v)]
         extra = "".join(" " + link(path, links.pinned_rule(game, meta.languages[0], v, number), f"as printed ({v})")
                         for v in pinned)
@@ -287,5 +348,5 @@ def _analogues(site: SiteData, path: str, game: str, number: RuleNumber) -> str:
         name = f"{GAME_NAMES[row.analogue_game]} {other}"
         target = link(path, links.rule_page(row.analogue_game, other), name) \
             if site.number_known(row.analogue_game, other) else esc(name)
-        items.append(element("li", target + esc(f" (Magic {', '.join(row.mtg_versions)}): {row.evidence}")))
+        items.append(element("li", target + dated_html(f" (Magic {', '.join(row.mtg_versions)}): {row.evidence}")))
     return element("h2", "Analogue in the other game", id="analogue") + element("ul", "".join(items))

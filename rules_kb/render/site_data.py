@@ -60,6 +60,10 @@ class SiteData:
     noted by the diff pages as they are written (or reused), computed here when asked first."""
     units: Units | None = None
     digests: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    _current: dict[tuple[str, str], dict[RuleNumber, str]] = field(default_factory=dict)
+    base_url: str = links.DEFAULT_BASE_URL
+    """Where the site is published (``links.base_url``): only the feeds and the sitemap, read away
+    from the site, name it; pages link relatively."""
 
     @property
     def correspondences(self) -> list[Correspondence]:
@@ -83,6 +87,31 @@ class SiteData:
     @cached_property
     def _glossaries(self) -> set[tuple[str, str, str]]:
         return {(t.game, t.lang, t.version) for doc in self.catalog.documents.values() for t in doc.terms}
+
+    def current_version(self, game: str, lang: str, number: RuleNumber) -> str | None:
+        """The version whose text of ``number`` is today's in a language: the newest that holds it,
+        unless a complete version after that lacks it (the number has left the rules): then None."""
+        if (game, lang) not in self._current:
+            self._current[(game, lang)] = self._current_versions(game, lang)
+        return self._current[(game, lang)].get(number)
+
+    def _current_versions(self, game: str, lang: str) -> dict[RuleNumber, str]:
+        labels = self.catalog.version_labels(game, lang)
+        complete = [i for i, label in enumerate(labels) if self.catalog.versions[(game, lang, label)].complete]
+        newest: dict[RuleNumber, int] = {}
+        for i, label in enumerate(labels):
+            newest.update(dict.fromkeys(self.catalog.rules_in(game, lang, label), i))
+        last_complete = complete[-1] if complete else 0
+        return {number: labels[i] for number, i in newest.items() if i >= last_complete}
+
+    def newest_glossary(self, game: str, lang: str) -> str | None:
+        """The newest version of a language that prints a glossary (today's glossary), if any."""
+        return self._newest_glossaries.get((game, lang))
+
+    @cached_property
+    def _newest_glossaries(self) -> dict[tuple[str, str], str]:
+        return {(game, lang): label for game, lang in sorted({(g, lg) for g, lg, _ in self._glossaries})
+                for label in self.catalog.version_labels(game, lang) if self.has_glossary(game, lang, label)}
 
     def labels_with_texts(self, game: str, lang: str) -> list[str]:
         """Versions (oldest first) that hold at least one rule text: those get pages."""
@@ -138,7 +167,8 @@ class SiteData:
         return [lang for lang in LANGS if self.labels_with_texts(game, lang)]
 
 
-def load_site_data(knowledge: Knowledge, units: Units | None = None) -> SiteData:
+def load_site_data(knowledge: Knowledge, units: Units | None = None,
+                   base_url: str = links.DEFAULT_BASE_URL) -> SiteData:
     """Everything the page generators read, made before any page is: with ``units``, the previous
     build's pages they may reuse (``site/reuse.py``)."""
     numbers = {game: set(knowledge.catalog.numbers_of(game)) for game in GAMES}
@@ -146,4 +176,4 @@ def load_site_data(knowledge: Knowledge, units: Units | None = None) -> SiteData
     for game, known in numbers.items():
         for number in sorted(known):
             children.setdefault((game, number.parent), []).append(number)
-    return SiteData(knowledge, numbers, children, units=units)
+    return SiteData(knowledge, numbers, children, units=units, base_url=base_url)

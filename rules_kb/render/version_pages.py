@@ -4,8 +4,10 @@
 A rule's ``id`` on its chapter page is its number, so ``…/5/#507.2a`` is the pinned
 permalink; each section heading carries ``id="s507"``. A chapter rather than a section per
 page keeps the whole Magic history within a free host's file count (``docs/url-scheme.md``).
-When several documents give the same version of a number (an excerpt and a whole rulebook),
-the first (manifest order) carries the ``id`` and the others follow it.
+When several documents give the same version of a number (an excerpt and a whole rulebook, a
+rulings page quoting a release), its text is shown once (``same_text_once``: a copy, or a copy cut
+off, is not shown again); a text that says something else follows the first, which carries the
+``id``, under the name of the document printing it.
 
 A Magic release older than the newest of its language is drawn in the browser: its chapter
 page holds the heading, the navigation and the address of the version's JSON, and
@@ -21,11 +23,13 @@ from itertools import groupby
 
 from rules_kb import links
 from rules_kb.games import GAME_NAMES, GAMES, LANG_NAMES, LANGS, REGISTRY, document_kind
+from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
-from rules_kb.render.html import Page, element, esc, link
+from rules_kb.render.html import ISO_DATE, Page, dated_html, element, esc, link, release_date
 from rules_kb.render.notice_pages import notice_documents, notice_list
 from rules_kb.render.rule_text import EXAMPLE_LABEL, rule_text_html
 from rules_kb.render.site_data import SiteData
+from rules_kb.render.textformat import same_text_once
 from rules_kb.render.whats_new_pages import whats_new_links
 
 KIND_LABEL = {"full": "complete rulebook", "excerpt": "excerpt", "change-notice": "change notice",
@@ -34,12 +38,17 @@ LABELS = {
     "ja": {"version": "版", "sections": "セクション", "rules": "ルール数", "previous": "前の章",
            "next": "次の章", "contents": "目次", "read": "最初から読む (章ごと、印刷可)",
            "pinned": "この版の固定リンク", "glossary": "用語集",
-           "partial": "部分的な版: ここにないルールは不明であり、削除ではありません"},
+           "partial": "部分的な版: この版は{count}件のルールだけを載せています。"
+                      "ここにないルールは不明であり、削除ではありません。",
+           "whole": "最新の完全なルールブック: ",
+           "whole_count": " ({count}件)"},
     "en": {"version": "version", "sections": "sections", "rules": "rules", "previous": "previous chapter",
            "next": "next chapter", "contents": "contents",
            "read": "read it from the start (a page per chapter, printable)", "pinned": "this version's permalink",
            "glossary": "glossary",
-           "partial": "partial version: a rule absent here is unknown, not removed"},
+           "partial": "Partial version: it prints {count} rules only; a rule absent here is unknown, not removed.",
+           "whole": "The newest complete rulebook: ",
+           "whole_count": " ({count} rules)"},
 }
 
 
@@ -50,10 +59,11 @@ def sections_of(site: SiteData, game: str, lang: str, label: str) -> list[tuple[
 
 
 def version_summary(site: SiteData, game: str, lang: str, label: str) -> str:
+    """A version's date (saying which date it is when its label is another), kinds and documents."""
     info = site.catalog.versions[(game, lang, label)]
     kinds = ", ".join(KIND_LABEL.get(k, k) for k in sorted(info.kinds))
-    date = f"{info.date}, " if info.date else ""
-    return f"{date}{kinds}; from {', '.join(info.documents)}"
+    date = release_date(label, info.date) or info.date
+    return f"{date + ', ' if date else ''}{kinds}; from {', '.join(info.documents)}"
 
 
 Sections = list[tuple[str, list[RuleNumber]]]
@@ -70,6 +80,7 @@ def section_anchor(section: str) -> str:
     return f"s{section}"
 
 
+SOURCE_LABEL = {"ja": "{document} ではこう書かれています:", "en": "as {document} prints it:"}
 SCRIPTS = ("/assets/link-grammar.js", "/assets/refs.js", "/assets/reader.js")
 NOSCRIPT = {"ja": "この版の本文はブラウザーで表示されます (JavaScript が必要)。本文の JSON: ",
             "en": "This release's text is drawn by your browser (it needs JavaScript). Its text as JSON: "}
@@ -115,9 +126,9 @@ def _chapter_page(site: SiteData, game: str, lang: str, label: str, chapter: str
     span = f"{sections[0][0]}–{sections[-1][0]}" if len(sections) > 1 else sections[0][0]
     parts = [element("h1", esc(f"{GAME_NAMES[game]} {LANG_NAMES[lang]} {label}: {span}")),
              element("p", " · ".join(nav), class_="rk-nav"),
-             element("p", esc(version_summary(site, game, lang, label)), class_="rk-meta", data_permalink=path)]
-    if not info.complete:
-        parts.append(element("p", esc(words["partial"]), class_="rk-partial"))
+             element("p", dated_html(version_summary(site, game, lang, label)), class_="rk-meta",
+                     data_permalink=path)]
+    parts.append(partial_note(site, path, game, lang, label))
     documents = info.documents
     if drawn:
         parts.append(_reader(path, game, lang, label, chapter))
@@ -127,11 +138,42 @@ def _chapter_page(site: SiteData, game: str, lang: str, label: str, chapter: str
     for section, numbers in sections:
         parts.append(element("span", "", id=section_anchor(section), class_="rk-anchor"))
         for number in numbers:
-            for i, text in enumerate(rules[number]):
-                parts.append(rule_text_html(site, path, text, anchor=i == 0, compact=documents[0]))
+            parts.extend(_number_html(site, path, rules[number], documents[0]))
     body = element("div", "".join(parts), class_="rk-page rk-section rk-chapter", lang=lang,
                    data_document=documents[0])
     return Page(path, f"{game} {lang} {label} {span}", body)
+
+
+def _number_html(site: SiteData, path: str, texts: list[RuleText], document: str) -> list[str]:
+    """A number's texts in one version: each distinct text once, the first with the ``id``, any other
+    under the name of the document that prints it (its ``from`` line, as a rule page names it)."""
+    shown = same_text_once(texts)
+    out = []
+    for i, (index, _) in enumerate(shown):
+        text = texts[index]
+        block = rule_text_html(site, path, text, anchor=i == 0, compact=document)
+        if i:
+            block = element("div", element("p", esc(SOURCE_LABEL[text.lang].format(document=text.document)),
+                                           class_="rk-source") + block, class_="rk-other-source")
+        out.append(block)
+    return out
+
+
+def partial_note(site: SiteData, path: str, game: str, lang: str, label: str) -> str:
+    """For a partial version (an excerpt, a change notice): that it is one, how few rules it prints,
+    and the newest complete rulebook of its language, so no reader takes it for the whole rules."""
+    if site.catalog.versions[(game, lang, label)].complete:
+        return ""
+    words = LABELS[lang]
+    count = len(site.catalog.rules_in(game, lang, label))
+    note = esc(words["partial"].format(count=count))
+    versions = site.catalog.versions
+    whole = [other for other in site.labels_with_texts(game, lang) if versions[(game, lang, other)].complete]
+    if whole:
+        count = len(site.catalog.rules_in(game, lang, whole[-1]))
+        note += " " + esc(words["whole"]) + link(path, links.version_page(game, lang, whole[-1]), whole[-1]) + esc(
+            words["whole_count"].format(count=count))
+    return element("p", note, class_="rk-partial")
 
 
 def _reader(path: str, game: str, lang: str, label: str, chapter: str) -> str:
@@ -177,10 +219,18 @@ def _version_page(site: SiteData, game: str, lang: str, label: str, path: str) -
         nav.append(link(path, links.version_page(game, lang, label), f"{words['pinned']}: {label}"))
     parts = [element("h1", esc(f"{GAME_NAMES[game]} {LANG_NAMES[lang]} {label}")),
              element("p", " · ".join(nav), class_="rk-nav"),
-             element("p", esc(version_summary(site, game, lang, label)) + f"; {len(rules)} {words['rules']}",
+             element("p", dated_html(version_summary(site, game, lang, label)) + f"; {len(rules)} {words['rules']}",
                      class_="rk-meta"),
+             partial_note(site, path, game, lang, label),
              element("ul", "".join(items), class_="rk-sections")]
     return Page(path, f"{game} {lang} {label}", element("div", "".join(parts), class_="rk-page"))
+
+
+# The timeline's columns; where versions are labelled with their file's date (Magic), the two dates are named.
+TIMELINE_HEADS = {False: ("date", "lang", "version", "kind", "complete?", "rules"),
+                  True: ("effective date", "lang", "version (file date)", "kind", "complete?", "rules")}
+FILE_DATES_NOTE = ("A release is labelled with the date of its file; its rules take effect on the date its text "
+                   "states, which can differ from it by days.")
 
 
 def game_pages(site: SiteData) -> Iterator[Page]:
@@ -188,23 +238,26 @@ def game_pages(site: SiteData) -> Iterator[Page]:
     for game in GAMES:
         path = links.game_page(game)
         rows = []
+        file_dates = False  # whether a label is a date other than the version's own (Magic's file date)
         for lang in LANGS:
             for label in site.catalog.version_labels(game, lang):
                 info = site.catalog.versions[(game, lang, label)]
+                file_dates = file_dates or (ISO_DATE.fullmatch(label) is not None and info.date not in (None, label))
                 count = len(site.catalog.rules_in(game, lang, label))
                 name = link(path, links.version_page(game, lang, label), label) if count else esc(label)
                 state = "complete" if info.complete else "partial"
                 rows.append((info.sort_key(), lang, element("tr", "".join([
-                    element("td", esc(info.date or "")), element("td", esc(lang)), element("td", name),
+                    element("td", dated_html(info.date or "")), element("td", esc(lang)), element("td", name),
                     element("td", esc(", ".join(KIND_LABEL.get(k, k) for k in sorted(info.kinds)))),
                     element("td", state), element("td", str(count))]))))
         rows.sort(key=lambda r: (r[0], r[1]))
-        table = element("table", element("thead", element("tr", "".join(
-            element("th", h) for h in ("date", "lang", "version", "kind", "complete?", "rules"))))
-            + element("tbody", "".join(r[2] for r in rows)), class_="rk-timeline")
+        heads = TIMELINE_HEADS[file_dates]
+        table = element("table", element("thead", element("tr", "".join(element("th", h) for h in heads)))
+                        + element("tbody", "".join(r[2] for r in rows)), class_="rk-timeline")
         parts = [element("h1", esc(f"{GAME_NAMES[game]}: timeline")),
                  element("p", esc("Every version the corpus knows of, oldest first. Partial versions (excerpts, "
                                   "change notices) say nothing about the rules they do not print.")),
+                 element("p", esc(FILE_DATES_NOTE)) if file_dates else "",
                  extra_links(site, game, path), table, notice_list(site, game, path)]
         yield Page(path, GAME_NAMES[game], element("div", "".join(parts), class_="rk-page"))
 

@@ -1,42 +1,85 @@
-"""What's new: one page per release listing what it changed in substance against the version
-before it (``/mtg/new/en/2024-11-08/``), and an Atom feed per game (``/mtg/feed.xml``) a judge
-subscribes to.
+"""What's new: one page per release listing what it changed against the version before it
+(``/mtg/new/en/2024-11-08/``); the Atom feed of releases (``render/feeds.py``) says the same.
 
-The rows come from the diff classes (``compare.changes``): substantive rewrites, additions,
-removals, splits, and moves whose text changed; editorial rows and references renumbered
-only are counted, not listed. The feed's links are relative to the feed's own address
-(RFC 4287 resolves them against it), so it works under any prefix as the pages do.
+Every changed row of the comparison (``compare.changes``) is counted once, by its kind, so the
+parts add up to the total; the rows that change what a rule says or where it is (substantive
+rewrites, additions, removals, splits and moves, a move whatever its words did) are listed,
+the editorial rows and the references renumbered only are counted and left to the diff page.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import pairwise
-from pathlib import Path
-from xml.sax.saxutils import escape, quoteattr
 
 from rules_kb import links
-from rules_kb.assemble.knowledge import Knowledge
 from rules_kb.compare.changes import Comparison, RowChange, compare_versions
 from rules_kb.games import GAME_NAMES, GAMES, LANG_NAMES, LANGS
-from rules_kb.render.html import Page, element, esc, link
-from rules_kb.render.site_data import SiteData
+from rules_kb.model import before_label
+from rules_kb.render.html import Page, dated_html, element, esc, link, release_date
+from rules_kb.render.site_data import RELEASE_KINDS, SiteData
 
+# The kinds listed on the page, in this order, each under its heading.
 KIND_TITLES = {"substantive": "Changed in substance", "added": "Added", "removed": "Removed",
-               "split": "Split", "moved": "Moved, with a change in substance"}
+               "split": "Split", "moved": "Moved (renumbered)"}
+PRINTED_TITLE = "The rules it prints"  # when it shares no rule with the version before it
+# Every kind a changed row has (``compare.kinds``), as the counts name it.
+COUNT_WORDS = {"substantive": "changed in substance", "added": "added", "removed": "removed", "split": "split",
+               "moved": "moved", "editorial": "editorial only", "renumbered-reference": "a cited rule renumbered only"}
+MOVED_WORDS = {"unchanged": "same words", "editorial": "editorial changes",
+               "renumbered-reference": "a cited rule renumbered", "substantive": "its words changed in substance"}
 EXCERPT = 200  # characters of the new text shown under a row
-FEED_ENTRIES = 30  # per game, newest first
 
 
 def release_pairs(catalog, game: str, lang: str) -> list[tuple[str, str]]:
-    """Each version holding rules with the one before it (oldest first)."""
+    """Each version holding rules with the version it is compared with (``compared_with``), oldest first."""
     labels = [label for label in catalog.version_labels(game, lang) if catalog.rules_in(game, lang, label)]
-    return list(pairwise(labels))
+    return [(compared_with(catalog, game, lang, labels[:i], new), new) for i, new in enumerate(labels) if i]
+
+
+def compared_with(catalog, game: str, lang: str, earlier: list[str], new: str) -> str:
+    """What a version's news is against: a change notice against the text it replaces (its ``before-``
+    label), a rulebook or excerpt against the rulebook or excerpt before it (Duel Masters 1.48
+    against 1.38, not against the change notice printed between them), else the version before it."""
+    kinds = catalog.versions[(game, lang, new)].kinds
+    if "change-notice" in kinds and before_label(new) in earlier:
+        return before_label(new)
+    if kinds & RELEASE_KINDS:
+        releases = [label for label in earlier if catalog.versions[(game, lang, label)].kinds & RELEASE_KINDS]
+        if releases:
+            return releases[-1]
+    return earlier[-1]
 
 
 def listed_rows(comparison: Comparison) -> list[RowChange]:
-    """The rows a reader of what's new wants: those that change what the rules say, in rule order."""
-    return [row for row in comparison.rows if row.substantive]
+    """The rows a reader of what's new wants: those that change what a rule says or where it is,
+    in rule order."""
+    return [row for row in comparison.rows if row.kind in KIND_TITLES]
+
+
+def change_counts(comparison: Comparison) -> dict[str, int]:
+    """Each changed row once, by its kind (``COUNT_WORDS`` order, kinds with none left out)."""
+    counts = comparison.counts()
+    return {kind: counts[kind] for kind in COUNT_WORDS if counts.get(kind)}
+
+
+def changes(count: int) -> str:
+    """``no change``, ``1 change``, ``16 changes``."""
+    return "no change" if count == 0 else f"{count} change{'' if count == 1 else 's'}"
+
+
+def counts_sentence(counts: dict[str, int], against: str = "") -> str:
+    """``16 changes: 6 changed in substance, 6 added, 1 split, 3 moved``: the parts add up to the total."""
+    total = sum(counts.values())
+    head = changes(total) + (f" against {against}" if against else "")
+    return f"{head}: " + ", ".join(f"{n} {COUNT_WORDS[kind]}" for kind, n in counts.items()) if total else head
+
+
+def news_sentence(comparison: Comparison, against: str = "") -> str:
+    """``counts_sentence``, or that the two versions share no rule (two excerpts of different chapters):
+    then nothing was compared, which is not "no change"."""
+    if not comparison.rows:
+        return f"no rule in common with {comparison.alignment.old_version}"
+    return counts_sentence(change_counts(comparison), against)
 
 
 def whats_new_pages(site: SiteData) -> Iterator[Page]:
@@ -58,14 +101,15 @@ def whats_new_page(site: SiteData, game: str, lang: str, comparison: Comparison)
     a = comparison.alignment
     path = links.whats_new_page(game, lang, a.new_version)
     info = site.catalog.versions[(game, lang, a.new_version)]
-    counts = comparison.counts()
+    counts = change_counts(comparison)
     rows = listed_rows(comparison)
-    summary = ", ".join(f"{n} {k}" for k, n in counts.items() if n and k != "unchanged") or "no change"
+    date = dated_html(release_date(a.new_version, info.date) or info.date) if info.date else "undated"
     parts = [element("h1", esc(f"{GAME_NAMES[game]} {LANG_NAMES[lang]} {a.new_version}: what's new")),
-             element("p", esc(f"{info.date or 'undated'} · against {a.old_version} · ")
-                     + summary_links(path, game, lang, a.old_version, a.new_version), class_="rk-nav"),
-             element("p", esc(f"{len(rows)} changes in substance listed below ({summary}); editorial "
-                              "changes and renumbered references are on the diff page."), class_="rk-meta")]
+             element("p", date + esc(f" · against {a.old_version} · ")
+                     + summary_links(site, path, game, lang, a.old_version, a.new_version), class_="rk-nav"),
+             element("p", esc(" ".join(filter(None, [news_sentence(comparison) + ".",
+                                                     _listed_note(len(rows), sum(counts.values()))]))),
+                     class_="rk-meta rk-change-counts")]
     if a.unknown_old or a.unknown_new:
         parts.append(element("p", esc(f"{a.new_version if a.unknown_old else a.old_version} is a partial version: "
                                       "only the rules both hold are compared"), class_="rk-partial"))
@@ -75,11 +119,22 @@ def whats_new_page(site: SiteData, game: str, lang: str, comparison: Comparison)
             parts.append(element("h2", esc(f"{title} ({len(chosen)})"), id=kind))
             parts.append(element("ul", "".join(_row_item(site, path, game, lang, comparison, row) for row in chosen),
                                  class_="rk-whats-new"))
-    if not rows:
-        parts.append(element("p", "Nothing changed in substance."))
+    if not comparison.rows:  # nothing to compare it with: what it prints
+        printed = sorted(site.catalog.rules_in(game, lang, a.new_version))
+        parts.append(element("h2", esc(f"{PRINTED_TITLE} ({len(printed)})"), id="printed"))
+        parts.append(element("p", ", ".join(link(path, links.rule_page(game, n), str(n)) for n in printed)))
+    elif not rows:
+        parts.append(element("p", "No rule changed in substance, was added, removed, split or moved."))
     parts.append(glossary_block(site, game, lang, a.old_version, a.new_version))
     return Page(path, f"{game} {lang} {a.new_version} what's new", element("div", "".join(parts),
                                                                            class_="rk-page rk-whats-new-page"))
+
+
+def _listed_note(listed: int, total: int) -> str:
+    if listed == total:
+        return "Each is listed below." if total else ""
+    return (f"Listed below: the {listed} that change what a rule says or where it is; the editorial changes "
+            "and renumbered references are on the page of every change.")
 
 
 def whats_new_links(site: SiteData, game: str, path: str) -> list[str]:
@@ -97,8 +152,11 @@ def whats_new_links(site: SiteData, game: str, path: str) -> list[str]:
     return found
 
 
-def summary_links(path: str, game: str, lang: str, old: str, new: str) -> str:
-    return " · ".join([link(path, links.diff_page(game, lang, old, new), "every change"),
+def summary_links(site: SiteData, path: str, game: str, lang: str, old: str, new: str) -> str:
+    """Every change (the diff pages when the pair has them, else the compare page), the contents, the feed."""
+    changes_page = links.diff_page(game, lang, old, new) if (old, new) in site.diff_pairs(game, lang) else \
+        links.compare_pair(game, lang, old, new)
+    return " · ".join([link(path, changes_page, "every change"),
                        link(path, links.version_page(game, lang, new), f"contents of {new}"),
                        link(path, links.game_page(game), "all versions"),
                        link(path, links.feed(game), "Atom feed")])
@@ -123,6 +181,8 @@ def _row_item(site: SiteData, path: str, game: str, lang: str, comparison: Compa
     head = " → ".join(ends) + " (" + " · ".join(extra) + ")"
     if pair.kind == "split":
         head += esc(f" (its sentences are now in {', '.join(map(str, pair.targets))})")
+    elif pair.kind == "moved":
+        head += esc(f" ({MOVED_WORDS[row.text_class]})")
     text = pair.new or pair.old
     words = " ".join(p for p in (text.title, text.text) if p)
     excerpt = words if len(words) <= EXCERPT else words[:EXCERPT].rstrip() + "…"
@@ -152,60 +212,3 @@ def glossary_block(site: SiteData, game: str, lang: str, old: str, new: str) -> 
                               f"{len(changes.reworded)} reworded)"), id="glossary")
             + element("ul", items, class_="rk-whats-new-glossary"))
 
-
-# --- the feed ------------------------------------------------------------------------------------
-
-
-def feed_entries(knowledge: Knowledge, game: str) -> list[dict]:
-    """The newest releases of a game (every language), newest first, with their counts."""
-    catalog = knowledge.catalog
-    pairs = []
-    for lang in LANGS:
-        for old, new in release_pairs(catalog, game, lang):
-            date = catalog.versions[(game, lang, new)].date or ""
-            pairs.append((date, lang, old, new))
-    pairs.sort(key=lambda p: (p[0], p[1], p[3]), reverse=True)
-    out = []
-    for date, lang, old, new in pairs[:FEED_ENTRIES]:
-        comparison = compare_versions(catalog, knowledge.alignments, game, lang, old, new, knowledge.forced)
-        counts = {k: n for k, n in comparison.counts().items() if n and k != "unchanged"}
-        out.append({"date": date, "lang": lang, "old": old, "new": new, "counts": counts,
-                    "listed": len(listed_rows(comparison)),
-                    "rules": [str(r.pair.new_number or r.pair.old_number) for r in listed_rows(comparison)][:12]})
-    return out
-
-
-def feed_xml(game: str, entries: list[dict]) -> str:
-    """An Atom document: one entry per release, linking its what's-new page (relative to the feed)."""
-    feed_path = links.feed(game)
-    updated = (entries[0]["date"] if entries else "1970-01-01") + "T00:00:00Z"
-    lines = ['<?xml version="1.0" encoding="utf-8"?>', '<feed xmlns="http://www.w3.org/2005/Atom">',
-             f"  <title>{escape(GAME_NAMES[game])} comprehensive rules: what's new</title>",
-             f"  <id>tag:rules-kb,2026:{game}</id>", f"  <updated>{updated}</updated>",
-             "  <author><name>rules-kb</name></author>",
-             f'  <link rel="self" href={quoteattr(links.relative(feed_path, feed_path))}/>',
-             f'  <link href={quoteattr(links.relative(feed_path, links.game_page(game)))}/>']
-    for entry in entries:
-        page = links.relative(feed_path, links.whats_new_page(game, entry["lang"], entry["new"]))
-        counts = ", ".join(f"{n} {k}" for k, n in entry["counts"].items()) or "no change"
-        rules = ", ".join(entry["rules"]) + (", …" if entry["listed"] > len(entry["rules"]) else "")
-        summary = f"{entry['listed']} changes in substance against {entry['old']} ({counts})" + (
-            f": {rules}" if rules else "")
-        title = f"{GAME_NAMES[game]} {LANG_NAMES[entry['lang']]} {entry['new']}"
-        lines += ["  <entry>",
-                  f"    <title>{escape(title)}</title>",
-                  f"    <id>tag:rules-kb,2026:{game}/{entry['lang']}/{escape(entry['new'])}</id>",
-                  f"    <updated>{entry['date'] or '1970-01-01'}T00:00:00Z</updated>",
-                  f"    <link href={quoteattr(page)}/>",
-                  f"    <summary>{escape(summary)}</summary>",
-                  "  </entry>"]
-    lines.append("</feed>")
-    return "\n".join(lines) + "\n"
-
-
-def write_feeds(knowledge: Knowledge, folder: Path) -> None:
-    """``/{game}/feed.xml`` for each game (an extra writer of the site build)."""
-    for game in GAMES:
-        target = folder / links.feed(game).lstrip("/")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(feed_xml(game, feed_entries(knowledge, game)), encoding="utf-8")

@@ -24,12 +24,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from rules_kb import links
 from rules_kb.assemble.knowledge import Knowledge, load_knowledge
 from rules_kb.errors import OutputError
 from rules_kb.notes.assets import write_link_assets
 from rules_kb.places import MKDOCS_CONFIG, SITE_ROOT, SITE_SOURCES
 from rules_kb.render.api import write_api
 from rules_kb.render.audit_data import write_audit_data
+from rules_kb.render.feeds import write_feeds
 from rules_kb.render.glossary_pages import write_glossary_api
 from rules_kb.render.html import Page
 from rules_kb.render.offline import write_offline
@@ -44,8 +46,8 @@ from rules_kb.render.output import (
 )
 from rules_kb.render.section_pages import write_section_api
 from rules_kb.render.site_data import SiteData, load_site_data
+from rules_kb.render.sitemap import write_sitemap
 from rules_kb.render.visible import visible_page
-from rules_kb.render.whats_new_pages import write_feeds
 from rules_kb.search.index import write_search_index
 from rules_kb.site.frame import Frame, framed_html, take_frames, write_frame_sources
 from rules_kb.site.notfound import fix_not_found_page
@@ -59,15 +61,14 @@ HOST_FILES = SITE_SOURCES / "host-files"
 
 # Functions ``write_x(knowledge, folder)`` that drop extra static files into the built site,
 # run in this order after the pages are written: the JSON API, the search index
-# (read by site/search.md), the note linker's grammar and data (read by site/link.md), each
-# game's Atom feed of releases, and last the list of files the service worker keeps offline
-# (it digests the files the others wrote).
+# (read by site/search.md), the note linker's grammar and data (read by site/link.md), and last
+# the list of files the service worker keeps offline (it digests the files the others wrote).
 EXTRA_WRITERS: tuple[Callable[[Knowledge, Path], None], ...] = (write_api, write_section_api, write_audit_data,
-                                                               write_search_index,
-                                                               write_link_assets, write_feeds, write_offline)
+                                                               write_search_index, write_link_assets, write_offline)
 # Files that the pages' own data makes, written with them (before the service worker's list):
-# the older glossaries' JSON, drawn by their pages.
-SITE_WRITERS: tuple[Callable[[SiteData, Path], None], ...] = (write_glossary_api,)
+# the older glossaries' JSON, drawn by their pages; each game's Atom feed of releases and the
+# sitemap of every page (both at absolute addresses under the build's base URL).
+SITE_WRITERS: tuple[Callable[[SiteData, Path], None], ...] = (write_glossary_api, write_feeds, write_sitemap)
 
 
 @dataclass
@@ -81,8 +82,9 @@ class SiteReport:
 
 
 def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir: Path | None = None,
-               knowledge: Knowledge | None = None) -> SiteReport:
-    """Build the whole site into ``out`` (replaced only when the build succeeded)."""
+               knowledge: Knowledge | None = None, base_url: str = links.DEFAULT_BASE_URL) -> SiteReport:
+    """Build the whole site into ``out`` (replaced only when the build succeeded); ``base_url`` is
+    where it will be published (``links.base_url``), named only by the feeds and the sitemap."""
     seconds: dict[str, float] = {}
     clock = time.perf_counter()
     restore_interrupted_swap(Path(os.path.abspath(out)), UNITS)
@@ -93,7 +95,7 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
     if knowledge is None:
         knowledge = load_knowledge(corpus, cache_dir)
     previous = PreviousBuild(out, staging)
-    site = load_site_data(knowledge, previous)
+    site = load_site_data(knowledge, previous, base_url)
     seconds["knowledge"] = time.perf_counter() - clock
     clock = time.perf_counter()
     seen: set[str] = set()

@@ -1,0 +1,45 @@
+"""``sitemap.xml``: every page of the built site, at its absolute address, for a search engine.
+
+mkdocs writes a sitemap of the pages it renders, and only when ``site_url`` is set; the site's
+pages are nearly all generated outside mkdocs (``site/frame.py``) and served under any prefix, so
+this writer replaces it with one listing every page (each ``index.html``; the 404 page is none),
+under the base URL the build was given (``SiteData.base_url``). Sorted, without modification
+dates: the same site gives the same bytes, gzipped copy included.
+"""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from rules_kb import links
+from rules_kb.render.site_data import SiteData
+
+SITEMAP = "sitemap.xml"
+PAGE_FILE = "index.html"
+
+
+def page_paths(folder: Path) -> list[str]:
+    """The root path of every page in a built site (``/``, ``/dm/rule/507.2a/``), sorted."""
+    found = []
+    for file in folder.rglob(PAGE_FILE):
+        relative = file.parent.relative_to(folder).as_posix()
+        found.append("/" if relative == "." else f"/{relative}/")
+    return sorted(found)
+
+
+def sitemap_xml(base: str, paths: list[str]) -> str:
+    """A sitemap (sitemaps.org 0.9) of ``paths`` under ``base``."""
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>',
+             '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
+    lines += [f"<url><loc>{escape(links.absolute(base, path))}</loc></url>" for path in paths]
+    lines.append("</urlset>")
+    return "\n".join(lines) + "\n"
+
+
+def write_sitemap(site: SiteData, folder: Path) -> None:
+    """``sitemap.xml`` and ``sitemap.xml.gz`` at the site's root (a writer of the site build, after every page)."""
+    data = sitemap_xml(site.base_url, page_paths(folder)).encode("utf-8")
+    (folder / SITEMAP).write_bytes(data)
+    (folder / f"{SITEMAP}.gz").write_bytes(gzip.compress(data, mtime=0))
