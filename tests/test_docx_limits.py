@@ -89,3 +89,11 @@ def test_a_pdf_without_pages_says_so(cli, tmp_path):
     pdfium.PdfDocument.new().save(str(path))
     code, _, err = cli("parse", str(path))
     assert (code, err) == (1, f"Error: {path}:0: PDF with no pages: nothing to read\n")
+    # PDFium's error code is what its last failing call left: after a damaged PDF it reads "Data format
+    # error", and the empty one must still be told by what it declares.
+    damaged = tmp_path / "damaged.pdf"
+    damaged.write_bytes(b"%PDF-1.7\n" + b"\x00garbage" * 50)
+    code, _, err = cli("parse", str(damaged))
+    assert code == 1 and "damaged PDF" in err
+    code, _, err = cli("parse", str(path))
+    assert (code, err) == (1, f"Error: {path}:0: PDF with no pages: nothing to read\n")

@@ -178,6 +178,15 @@ class _Line:
     height: float = 0.0  # the page's
 
 
+_PAGE_COUNT = re.compile(rb"/Count\s*(\d+)")
+
+
+def _declares_no_pages(data: bytes) -> bool:
+    """Whether every page tree of a PDF that PDFium would not open counts 0 pages."""
+    counts = _PAGE_COUNT.findall(data)
+    return bool(counts) and all(int(count) == 0 for count in counts)
+
+
 def read_pdf(data: bytes, document: str) -> Extracted:
     """Paragraphs rebuilt from PDFium's positioned lines; furniture dropped, wraps joined."""
     import pypdfium2 as pdfium
@@ -185,7 +194,7 @@ def read_pdf(data: bytes, document: str) -> Extracted:
     try:
         pdf = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as exc:
-        if "PDFium: Success" in str(exc):  # PDFium refuses a document without pages and reports no error code
+        if _declares_no_pages(data):  # PDFium refuses it, and its error code is whatever an earlier call left
             raise SourceError(document, "PDF with no pages: nothing to read", 0) from None
         raise SourceError(document, f"damaged PDF: {exc}") from None
     try:
