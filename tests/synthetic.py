@@ -28,8 +28,13 @@ SAMPLES = {  # format -> a real document of that format to grow
     "mtg-rulings": "seeds/004_9e840b7733df29ed.txt",
     "dm-rulebook": "dm/official-rule-text/dm_rule-ja-v1.48.md",
     "mtg-cr": "mtg/CR-2024-11-08.txt",
+    # the tournament documents are PDFs: their samples are the text the PDF reader gives
+    "mtg-mtr": "mtg/MTG_MTR_2025_Apr_21_EN.pdf",
+    "mtg-ipg": "mtg/MTG_IPG_2024Sep23_EN.pdf",
+    "dm-competition": "dm/dm_competition_rule_20250501.pdf",
 }
 SHAPES = ("repeated", "prose")
+LINE_FORMATS = ("mtg-mtr", "mtg-ipg", "dm-competition")  # shape "line": where contents lines are read apart
 MTG_SHAPES = ("rules", "bare", "continuation", "glossary")
 
 
@@ -49,6 +54,9 @@ def grow(text: str, shape: str, size: int) -> str:
         middle = [block * copies]
     elif shape == "prose":
         middle = [(PROSE + "\n") * max(1, (size - len(text)) // (len(PROSE) + 1))]
+    elif shape == "line":  # one line with no number in it, among the first lines (a contents page's)
+        long_line = (PROSE + " ") * max(1, (size - len(text)) // (len(PROSE) + 1))
+        return "\n".join([*lines[:5], long_line, *lines[5:]])
     else:
         raise ValueError(shape)
     return "\n".join(lines[:high]) + "\n" + "".join(middle) + "\n".join(lines[high:])

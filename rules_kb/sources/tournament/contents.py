@@ -16,8 +16,11 @@ from rules_kb.model import ParsedDocument
 from rules_kb.numbers import SectionNumber, fold_width
 from rules_kb.sources.tournament.names import name_key
 
-# English: an entry, its dot leaders (or a space: ``Byes 52``) and its page number.
-_EN_ENTRY = re.compile(r"(?P<entry>\S.*?)\s*(?:\.{2,}\s*|\s)(?P<page>[0-9]{1,3})(?=\s|$)")
+# English: an entry, its dot leaders (or a space: ``Byes 52``) and its page number. Read from the
+# page numbers back (``_english_entries``): a pattern tried from every start of a long line without
+# page numbers was quadratic (a 120 kB line took 31 s).
+_PAGE = re.compile(r"(?<![0-9])[0-9]{1,3}(?=\s|$)")
+_VISIBLE = re.compile(r"\S")
 _APPENDIX = re.compile(r"Appendix\s+(?P<letter>[A-Z])\s*[—–-]\s*(?P<title>.+)", re.I)
 _NUMBERED = re.compile(r"(?P<number>[0-9]{1,2}(?:\.[0-9]{1,2})*)\.?\s*(?:[-‐–]\s*)?(?P<title>\S.*)")
 
@@ -47,10 +50,46 @@ def read_entries(parsed: ParsedDocument) -> list[ContentsEntry]:
         for start, end in residue.spans:
             line = fold_width(parsed.text[start:end]) if parsed.meta.languages[:1] == ("ja",) \
                 else parsed.text[start:end]
-            pieces = [(m["entry"], start + m.start()) for m in _EN_ENTRY.finditer(line)] \
+            pieces = [(text, start + at) for text, at in _english_entries(line)] \
                 if parsed.meta.languages[:1] != ("ja",) else [(line.strip(), start)]
             entries.extend(entry for text, at in pieces if (entry := _entry(text, at)) is not None)
     return entries
+
+
+def _english_entries(line: str) -> list[tuple[str, int]]:
+    """``(entry, offset)`` of each ``entry.....page`` or ``entry page`` run into one line, in order:
+    each page number ends the entry that starts at the first character after the previous one. One
+    pass over the line (each page number looks back over its own leader only)."""
+    found: list[tuple[str, int]] = []
+    begin = _first_character(line, 0)
+    for page in _PAGE.finditer(line):
+        leader = _leader_start(line, page.start())
+        if leader is None or begin is None or leader <= begin:
+            continue  # no leader, or nothing before it: the digits are part of the next entry
+        found.append((line[begin:leader], begin))
+        begin = _first_character(line, page.end())
+    return found
+
+
+def _first_character(line: str, at: int) -> int | None:
+    start = _VISIBLE.search(line, at)
+    return start.start() if start else None
+
+
+def _leader_start(line: str, digits: int) -> int | None:
+    """Where the leader before a page number starts: two or more dots with the spaces around them,
+    else the spaces before it; None when neither is there."""
+    spaces = digits
+    while spaces > 0 and line[spaces - 1].isspace():
+        spaces -= 1
+    dots = spaces
+    while dots > 0 and line[dots - 1] == ".":
+        dots -= 1
+    if spaces - dots >= 2:
+        while dots > 0 and line[dots - 1].isspace():
+            dots -= 1
+        return dots
+    return spaces if spaces < digits else None
 
 
 def contents_entries(parsed: ParsedDocument) -> list[tuple[str, str]]:
