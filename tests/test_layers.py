@@ -10,7 +10,7 @@ from conftest import PACKAGE
 LAYERS = [
     ["errors", "files", "games", "places", "visible"], ["numbers"], ["model"], ["refs", "tokens", "links", "jsregex"],
     ["sources"], ["ingest"], ["kb"], ["compare"], ["store"], ["assemble"], ["releases"], ["ask"], ["search"], ["notes"],
-    ["render"], ["site"], ["cli"],
+    ["render"], ["site"], ["cli"], ["__main__"],
 ]
 RANK = {name: i for i, row in enumerate(LAYERS) for name in row}
 

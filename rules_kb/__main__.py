@@ -1,0 +1,32 @@
+"""The ``rules-kb`` script (and ``python -m rules_kb``): Ctrl-C is one line from its first instant.
+
+Importing the command's modules takes a moment (longer on a busy machine); a Ctrl-C then would
+otherwise print the traceback of an import. Until the CLI is loaded, Ctrl-C writes the same line
+the CLI writes and exits 130: nothing has been written yet that needs cleaning up.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+
+def _interrupted_while_starting(_number: int, _frame: object) -> None:
+    os.write(2, b"Error: interrupted\n")
+    os._exit(130)
+
+
+def main() -> int:
+    starting = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if starting:
+        signal.signal(signal.SIGINT, _interrupted_while_starting)
+    from rules_kb.cli import main as run_command
+
+    if starting:  # from here on the CLI turns Ctrl-C into that line after its writers clean up
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    return run_command()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
