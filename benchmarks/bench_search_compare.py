@@ -61,8 +61,12 @@ not_in_nav: |
 """
 
 
-def page_name(game: str, lang: str, number: str) -> str:
-    return f"{game}-{lang}-{number}"
+def page_name(group) -> str:
+    """``dm-ja-507.2a`` for a rule; ``section-ipg-2.3`` for a tournament section (its document is
+    the first part of its permalink, /mtg/ipg/2.3/), as the query files name them (``ipg:2.3``)."""
+    if isinstance(group.number, str):
+        return f"section-{group.rule_url.split('/')[2]}-{group.number.rsplit(' ', 1)[-1]}"
+    return f"{group.game}-{group.lang}-{group.number}"
 
 
 def write_pages(knowledge, docs: Path) -> int:
@@ -75,7 +79,7 @@ def write_pages(knowledge, docs: Path) -> int:
             if doc_id not in seen:
                 seen.append(doc_id)
         body = "\n".join(f"<p>{html.escape(documents[d].text)}</p>" for d in seen)
-        page = docs / "r" / f"{page_name(group.game, group.lang, str(group.number))}.md"
+        page = docs / "r" / f"{page_name(group)}.md"
         page.write_text(f"# {group.number} {group.game} {group.lang}\n\n{body}\n", encoding="utf-8")
     return len(groups)
 
@@ -91,12 +95,12 @@ def serve(folder: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
 
 
 def rule_of(url: str) -> str | None:
-    """``…/r/dm-ja-507.2a/#…`` → ``dm/ja/507.2a``."""
+    """``…/r/dm-ja-507.2a/#…`` → ``dm/ja/507.2a``; ``…/r/section-ipg-2.3/`` → ``ipg:2.3``."""
     if "/r/" not in url:
         return None
     name = url.split("/r/", 1)[1].split("/", 1)[0]
-    game, lang, number = name.split("-", 2)
-    return f"{game}/{lang}/{number}"
+    first, second, rest = name.split("-", 2)
+    return f"{second}:{rest}" if first == "section" else f"{first}/{second}/{rest}"
 
 
 def material_results(page, base: str, queries: list[str]) -> dict[str, list[str]]:

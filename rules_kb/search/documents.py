@@ -17,7 +17,7 @@ from itertools import pairwise
 
 from rules_kb.assemble.knowledge import Knowledge
 from rules_kb.games import document_kind
-from rules_kb.kb.ids import rule_id, text_id
+from rules_kb.kb.ids import rule_id, term_id, text_id
 from rules_kb.links import pinned_rule, pinned_section, rule_page, section_page
 from rules_kb.model import RuleText, Section
 from rules_kb.numbers import RuleNumber
@@ -209,23 +209,42 @@ def _add_group(groups: list[Group], documents: list[Document], game: str, lang: 
 def _attach_terms(knowledge: Knowledge, groups: list[Group], where: dict[tuple[str, str, str, str], int]) -> None:
     """Glossary terms on the rules they point to: a Magic glossary entry names the rules it
     cites in its own release (so an old "See rule 103.4" reaches today's 103.5), a curated
-    Duel Masters term the rule defining it today."""
+    Duel Masters term the rule defining it today. An entry citing no rule but another entry
+    ("In Play (Obsolete): An obsolete term for the battlefield. … See Battlefield.") names the
+    rules that entry points to: the glossary's own way of keeping an old word findable."""
     graph = knowledge.graph
     newest = {(g.game, g.lang): g.versions[0][0] for g in groups if g.current}
+    places: dict[str, list[tuple[str, str]]] = {}
     for node in sorted(graph.nodes):
         data = graph.nodes[node]
         if data.get("kind") != "term":
             continue
         game, lang = data.get("game"), data.get("lang")
-        places = [(e.get("version"), graph.nodes[t].get("number")) for _, t, e in graph.out_edges(node, data=True)
-                  if e.get("kind") == "cites"]
-        places += [(newest.get((game, lang)), graph.nodes[s].get("number"))
-                   for s, _, e in graph.in_edges(node, data=True) if e.get("kind") == "defines"
-                   and graph.nodes[s].get("kind") == "rule"]
-        for label, number in places:
+        places[node] = [(e.get("version"), graph.nodes[t].get("number"))
+                        for _, t, e in graph.out_edges(node, data=True) if e.get("kind") == "cites"]
+        places[node] += [(newest.get((game, lang)), graph.nodes[s].get("number"))
+                         for s, _, e in graph.in_edges(node, data=True) if e.get("kind") == "defines"
+                         and graph.nodes[s].get("kind") == "rule"]
+    for node, found in places.items():
+        data = graph.nodes[node]
+        game, lang = data["game"], data["lang"]
+        if not found:  # "See Battlefield": the places of the entry it sends the reader to, in the same release
+            found = [place for label, definition in _definitions(graph, node) for other in SEE_ENTRY.findall(definition)
+                     for place in places.get(term_id(game, lang, other.strip()), []) if place[0] == label]
+        for label, number in found:
             gid = where.get((game, lang, label, number))
             if gid is not None and data["term"] not in groups[gid].terms:
                 groups[gid].terms.append(data["term"])
+
+
+SEE_ENTRY = re.compile(r"\bSee ([A-Z][\w’' -]*?)\.")  # a glossary definition sending the reader to another entry
+
+
+def _definitions(graph, node: str) -> list[tuple[str, str]]:
+    """(release label, definition) of a glossary entry in each release printing it."""
+    return sorted((graph.nodes[source].get("label", ""), data["definition"])
+                  for source, _, data in graph.in_edges(node, data=True)
+                  if data.get("kind") == "defines" and "definition" in data)
 
 
 def _count_citations(knowledge: Knowledge, groups: list[Group]) -> None:

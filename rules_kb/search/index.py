@@ -25,7 +25,6 @@ that use the word), and ``cites:<number>`` for every rule a text cites.
 
 from __future__ import annotations
 
-import itertools
 import math
 import os
 import re
@@ -38,13 +37,22 @@ from rules_kb.assemble.knowledge import Knowledge
 from rules_kb.files import make_temporary_folder
 from rules_kb.search.documents import Document, Group, collect
 from rules_kb.search.query import INDEX_DIR, shard_of
-from rules_kb.search.segment import JAPANESE_CHAR, STOP_WORDS, browser_grammar, english_term, fold, whole_term
+from rules_kb.search.segment import (
+    JAPANESE_CHAR,
+    JOINERS,
+    STOP_WORDS,
+    adjacent_pairs,
+    browser_grammar,
+    english_term,
+    fold,
+    whole_term,
+)
 from rules_kb.tokens import tokenize
 from rules_kb.visible import people_json
 
 __all__ = ["INDEX_DIR", "build_index_files", "shard_of", "write_search_index"]
 
-FORMAT = 4  # 3: meta.json carries the query grammar (segment.browser_grammar); 4: forms.json
+FORMAT = 5  # 3: meta.json carries the query grammar (segment.browser_grammar); 4: forms.json; 5: joiners
 GROUPS_PER_SHARD = 8
 SHARD_TARGET_BYTES = 48_000  # postings shard size aimed at (raw JSON, estimated): few files, a few per query
 K1, B = 1.2, 0.75
@@ -151,7 +159,8 @@ def _term_sequence(text: str, lang: str, surfaces: Counter) -> list[str]:
     terms: list[str] = []
     for token in tokenize(text, lang):
         if not token.is_word:
-            terms.append("")
+            if _fold_surface(token.surface)[0] not in JOINERS:
+                terms.append("")
             continue
         folded, japanese = _fold_surface(token.surface)
         if japanese == ALL_JAPANESE:
@@ -178,7 +187,7 @@ def _fold_surface(surface: str) -> tuple[str, int]:
 
 def _counts(terms: list[str]) -> Counter:
     counter: Counter = Counter(term for term in terms if term)
-    counter.update(f"{a} {b}" for a, b in itertools.pairwise(terms) if a and b)
+    counter.update(adjacent_pairs(terms))
     whole = whole_term([term for term in terms if term])
     if whole:
         counter[whole] += 1
@@ -235,13 +244,19 @@ def _collection(groups: list[Group], document: Document) -> str:
 
 
 def _average_lengths(groups: list[Group], documents: list[Document], lengths: dict[int, int]) -> dict[str, float]:
-    """Average document length per collection: a section (an infraction with its definition, examples and
-    philosophy) is judged long against other sections, not against rules ten times shorter; the rules'
-    average is the one they had before sections were indexed, so their ranking does not move."""
+    """Average document length per collection. A section (an infraction with its definition, examples and
+    philosophy) is ten times a rule: judged against rules alone it could seldom come first; judged against
+    sections alone it holds every word of a rules question somewhere in its length and comes before the
+    rule that answers it (デッキは何枚で組む: 運営ルール 7.1 before 100.2). So a section is judged against
+    the geometric mean of the two averages. The rules' average is the one they had before sections were
+    indexed, so their ranking among themselves does not move."""
     totals: dict[str, list[int]] = defaultdict(list)
     for doc_id, length in lengths.items():
         totals[_collection(groups, documents[doc_id])].append(length)
-    return {kind: (sum(found) / len(found)) or 1.0 for kind, found in totals.items()}
+    averages = {kind: (sum(found) / len(found)) or 1.0 for kind, found in totals.items()}
+    if "section" in averages and "rule" in averages:
+        averages["section"] = math.sqrt(averages["section"] * averages["rule"])
+    return averages
 
 
 def _encode(entries: list[tuple[int, int]]) -> list[int]:
@@ -343,7 +358,7 @@ def _stems_of(word: str) -> list[str]:
             stems += [root, root + "e"] if ending == "ing" else [root, word[:-1]]
             if ending == "ed" and root.endswith("i"):
                 stems.append(root[:-1] + "y")
-            if len(root) > 2 and root[-1] == root[-2] and root[-1] not in "aeiouls":
+            if len(root) > 2 and root[-1] == root[-2] and root[-1] not in "aeiou":
                 stems.append(root[:-1])
     if word.endswith(("che", "she", "xe", "sse", "ze")):  # english_term's "matches" is "matche"
         stems.append(word[:-1])

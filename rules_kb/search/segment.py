@@ -14,6 +14,7 @@ very objects to the page (in the index's ``meta.json``), spelt for JavaScript by
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -39,14 +40,20 @@ NEAREST_EDITS, NEAREST_COUNT = 3, 5  # an empty result offers up to this many wo
 WHOLE_MAX = 8  # texts of at most this many words are also indexed whole ("=deathtouch")
 # Words a question is phrased with ("who taps the blocking creature", "can a creature ..."):
 # they still form pairs with their neighbours, but match nothing alone and are never highlighted.
-STOP_WORDS = frozenset((
+STOP_WORD_SPELLINGS = (
     "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from", "how", "i", "if", "in",
     "is", "it", "its", "many", "much", "of", "on", "or", "that", "the", "this", "to", "what", "when", "where",
-    "which", "who", "why", "will", "with"))
+    "which", "who", "why", "will", "with",
+    # Japanese question words, as Sudachi normalizes them (なに is 何): デッキは何枚で組む asks
+    # about デッキ and 枚, not about the texts that say 何.
+    "何", "誰", "いつ", "どこ", "どう", "どの", "どちら", "どれ")
 PLAIN_ENDINGS = ("ss", "us", "is", "'s")  # words ending so are not plurals (pass, status, this, player's)
 # Negations the rules print both ways ("doesn't use the stack", "does not use the stack"): a word
 # with this ending, or one of these words, is the term "not", so either spelling meets the other.
 NEGATION_ENDING, NEGATION_WORDS, NEGATION_TERM = "n't", ("cannot",), "not"
+# A middle dot or a hyphen joins the parts of one name (Ｗ・ブレイカー, ニンジャ・ストライク,
+# turn-based): it is no break between two terms, so Wブレイカー typed without it meets the printed name.
+JOINERS = ("\u30fb", "-")
 FORM_WEIGHT = (3, 5)  # another inflection of a query word weighs 3/5 of its weight (integers: Python = JavaScript)
 
 
@@ -66,6 +73,10 @@ def english_term(word: str) -> str:
     if word.endswith("s"):
         return word[:-1]
     return word
+
+
+# As terms: "does" is the term "doe" (english_term takes a final -s off), and must stay a stop word.
+STOP_WORDS = frozenset(english_term(word) for word in STOP_WORD_SPELLINGS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,31 +237,37 @@ def is_content(term: str) -> bool:
     return not (len(term) <= 2 and all("\u3041" <= char <= "\u309f" for char in term))
 
 
+def is_function_word(term: str) -> bool:
+    """A question word or a particle: what a text is phrased with, not what it is about."""
+    return term in STOP_WORDS or not is_content(term)
+
+
 def whole_term(words: list[str]) -> str | None:
-    """The term standing for a whole short text: its word terms in order behind ``=``."""
-    return "=" + " ".join(words) if 0 < len(words) <= WHOLE_MAX else None
+    """The term standing for a whole short text: its content words in order behind ``=``, so that
+    a question about a name (ゾーンとは何か, what is the initiative) meets the heading it names."""
+    content = [word for word in words if not is_function_word(word)]
+    return "=" + " ".join(content) if 0 < len(content) <= WHOLE_MAX else None
+
+
+def adjacent_pairs(terms: list[str]) -> list[str]:
+    """Each two terms that follow one another; "" (punctuation) breaks them. Function words are kept
+    in pairs: *the stack*, カードを and を引く say more together than apart."""
+    return [f"{a} {b}" for a, b in itertools.pairwise(terms) if a and b]
+
+
+def pair_sequence(tokens: list[QueryToken]) -> list[str]:
+    """The word terms of ``tokens`` in order, "" where punctuation breaks them (a joiner does not)."""
+    return [token.term if token.word else "" for token in tokens if token.word or token.surface not in JOINERS]
 
 
 def query_terms(tokens: list[QueryToken]) -> tuple[list[str], list[str]]:
-    """Distinct word terms (stop words left out unless the query is nothing else); adjacent pairs
-    (never across punctuation) and the whole-text term."""
+    """Distinct word terms (function words left out unless the query is nothing else: they match
+    only in pairs); adjacent pairs (never across punctuation, a joiner is none) and the whole-text term."""
     words = [token.term for token in tokens if token.word]
     whole = whole_term(words)
-    keep_stops = all(word in STOP_WORDS for word in words)
-    terms: list[str] = []
-    pairs: list[str] = []
-    previous: str | None = None
-    for token in tokens:
-        if not token.word:
-            previous = None
-            continue
-        if token.term not in terms and (keep_stops or token.term not in STOP_WORDS):
-            terms.append(token.term)
-        if previous is not None:
-            pair = f"{previous} {token.term}"
-            if pair not in pairs:
-                pairs.append(pair)
-        previous = token.term
+    alone = all(is_function_word(word) for word in words)  # a query of nothing else searches them
+    terms = list(dict.fromkeys(word for word in words if alone or not is_function_word(word)))
+    pairs = list(dict.fromkeys(adjacent_pairs(pair_sequence(tokens))))
     return terms, pairs + ([whole] if whole else [])
 
 
@@ -272,6 +289,7 @@ def browser_grammar() -> dict:
         "quotes": sorted(QUOTES_FOLDED),
         "plainEndings": list(PLAIN_ENDINGS),
         "formWeight": list(FORM_WEIGHT),
+        "joiners": list(JOINERS),
         "negation": {"ending": NEGATION_ENDING, "words": list(NEGATION_WORDS), "term": NEGATION_TERM},
         "unknownCost": UNKNOWN_COST,
         "maxSurface": MAX_SURFACE,

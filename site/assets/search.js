@@ -15,7 +15,7 @@
   // of rules_kb/search/segment.py and query.py, spelt for JavaScript by rules_kb/jsregex.py.
   let JAPANESE_CHAR, ENGLISH_TOKEN, WORD_CHAR, RULE_NUMBER, RUN_TOGETHER, CITES, QUOTES;
   let PLAIN_ENDINGS, NEAREST_EDITS, NEAREST_COUNT, UNKNOWN_COST, MAX_SURFACE, WHOLE_MAX;
-  let SNIPPET_BEFORE, SNIPPET_LENGTH, NEGATION, FORM_WEIGHT;
+  let SNIPPET_BEFORE, SNIPPET_LENGTH, NEGATION, FORM_WEIGHT, JOINERS;
   const PAGE_RESULTS = 10;  // results on one page (the CLI's --limit default)
 
   function useGrammar(grammar) {
@@ -30,6 +30,7 @@
     PLAIN_ENDINGS = grammar.plainEndings;
     NEGATION = grammar.negation;
     FORM_WEIGHT = grammar.formWeight;
+    JOINERS = grammar.joiners;
     NEAREST_EDITS = grammar.nearestEdits;
     NEAREST_COUNT = grammar.nearestCount;
     UNKNOWN_COST = grammar.unknownCost;
@@ -203,20 +204,28 @@
     return !(chars.length <= 2 && chars.every(function (c) { return c >= "\u3041" && c <= "\u309f"; }));
   }
 
-  function wholeTerm(words) {
-    return words.length > 0 && words.length <= WHOLE_MAX ? "=" + words.join(" ") : null;
+  function isFunctionWord(term, stopWords) {  // a question word or a particle
+    return stopWords.has(term) || !isContent(term);
+  }
+
+  function wholeTerm(words, stopWords) {  // its content words: ゾーンとは何か is "=ゾーン"
+    const content = words.filter(function (w) { return !isFunctionWord(w, stopWords); });
+    return content.length > 0 && content.length <= WHOLE_MAX ? "=" + content.join(" ") : null;
   }
 
   function queryTerms(tokens, stopWords) {
     const words = tokens.filter(function (t) { return t.word; }).map(function (t) { return t.term; });
-    const whole = wholeTerm(words);
-    const keepStops = words.every(function (w) { return stopWords.has(w); });
+    const whole = wholeTerm(words, stopWords);
+    const alone = words.every(function (w) { return isFunctionWord(w, stopWords); });
     const terms = [];
     const pairs = [];
     let previous = null;
     for (const token of tokens) {
-      if (!token.word) { previous = null; continue; }
-      if (!terms.includes(token.term) && (keepStops || !stopWords.has(token.term))) terms.push(token.term);
+      if (!token.word) {
+        if (!JOINERS.includes(token.surface)) previous = null;  // Ｗ・ブレイカー is Wブレイカー
+        continue;
+      }
+      if (!terms.includes(token.term) && (alone || !isFunctionWord(token.term, stopWords))) terms.push(token.term);
       if (previous !== null) {
         const pair = previous + " " + token.term;
         if (!pairs.includes(pair)) pairs.push(pair);

@@ -1,0 +1,66 @@
+"""Search reads a question as a judge phrases it: question words and particles, a name written with
+or without its middle dot, a question about a name, the inflections and old words the rules print."""
+
+from __future__ import annotations
+
+import search_support as support
+from search_support import result_ids
+
+from rules_kb.search.documents import collect
+from rules_kb.search.query import search
+from rules_kb.search.segment import query_terms, segment
+
+# The session's index (built once from the knowledge fixture), shared with the other search tests.
+search_root = support.search_root
+search_index = support.search_index
+
+
+def ids(index, query, **filters) -> list[str]:
+    return result_ids([h.to_record() for h in search(index, query, **filters)])
+
+
+def read(index, query: str) -> tuple[list[str], list[str]]:
+    return query_terms(segment(query, index.vocabulary))
+
+
+def test_question_words_and_particles_match_only_in_pairs(search_index):
+    terms, pairs = read(search_index, "デッキは何枚で組む")
+    assert terms == ["デッキ", "枚", "組む"]  # 何 asks; は and で are particles
+    assert "デッキ は" in pairs and "何 枚" in pairs
+    # "does" is the term "doe" once its -s is taken off: still a stop word, matching no text saying "doe".
+    assert read(search_index, "does a land have a mana cost")[0] == ["land", "have", "mana", "cost"]
+    # 106.1: 「…における文明には、光、水、闇、火、自然の５種類があります」; 701.10b merely says 何.
+    assert ids(search_index, "文明は何種類ありますか")[0] == "dm/ja/106.1"
+
+
+def test_a_question_about_a_name_reads_the_name(search_index):
+    """The whole-text term is the query's content words: "what is a token" is the term of a text
+    or title that is "token", as ゾーンとは何か is ゾーン's."""
+    assert read(search_index, "ゾーンとは何か")[1][-1] == "=ゾーン"
+    assert read(search_index, "what is a token")[1][-1] == "=token"
+    # 111.1 "Some effects put tokens onto the battlefield..." is the first rule of 111 Tokens.
+    assert ids(search_index, "what is a token", game="mtg")[0] == "mtg/en/111.1"
+    # 102.1 defines ターン・プレイヤー; before, 運営ルール 1.4 (a long section) came first.
+    assert ids(search_index, "ターン・プレイヤーとは誰のこと")[0] == "dm/ja/102.1"
+
+
+def test_a_middle_dot_or_a_hyphen_joins_the_parts_of_a_name(search_index):
+    # The rules print Ｗ・ブレイカー (509.2b) and S・トリガー; a judge types Wブレイカー.
+    assert read(search_index, "Wブレイカー") == read(search_index, "W・ブレイカー")
+    assert "w ブレーカー" in read(search_index, "Wブレイカー")[1]
+    assert search_index.postings("w ブレーカー"), "the printed Ｗ・ブレイカー holds the pair"
+    assert ids(search_index, "S・トリガーを宣言する")[0] == "dm/ja/509.5a"
+    # 703.2 "Turn-based actions are not controlled by any player.": turn-based is one name, and
+    # controlled is an inflection of control (a doubled l undone).
+    assert "turn based" in read(search_index, "who controls turn-based actions")[1]
+    assert "control" in search_index.forms["controlled"]
+    assert ids(search_index, "who controls turn-based actions", game="mtg")[0] == "mtg/en/703.2"
+
+
+def test_an_old_glossary_word_names_the_rules_of_the_entry_it_sends_to(knowledge):
+    """"In Play (Obsolete): An obsolete term for the battlefield. … See Battlefield." cites no rule:
+    it names the rules the Battlefield entry cites (403, the battlefield zone)."""
+    groups, _, _ = collect(knowledge)
+    battlefield = [g for g in groups if g.game == "mtg" and str(g.number) == "403" and g.current]
+    assert battlefield and "Battlefield" in battlefield[0].terms
+    assert any(term.startswith("In Play") for term in battlefield[0].terms)
