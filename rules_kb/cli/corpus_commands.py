@@ -147,7 +147,18 @@ def run_add(args: argparse.Namespace) -> int:
                            note=args.note, force=args.force)
     for line in addition_lines(addition, args.anomalies):
         say(line)
+    refresh_questions(args.corpus)
     return 0
+
+
+def refresh_questions(corpus) -> None:
+    """The store and the search index brought up to date after the corpus changed, when it had a
+    store: the first question after an add then answers at once (``search.cache.refresh_after_add``)."""
+    from rules_kb.cli import common
+    from rules_kb.search.cache import refresh_after_add
+
+    if refresh_after_add(corpus, common.cache(), common.DEFAULT_SEARCH, common.step):
+        say("  the store and the search index are up to date")
 
 
 def addition_lines(addition, anomalies: bool = False) -> list[str]:

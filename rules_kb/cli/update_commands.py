@@ -29,7 +29,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run_updates(args: argparse.Namespace) -> int:
     from rules_kb.cli.common import cache
-    from rules_kb.cli.corpus_commands import addition_lines
+    from rules_kb.cli.corpus_commands import addition_lines, refresh_questions
     from rules_kb.releases.updates import check_updates, fetch_updates
 
     pages = {game: url for game, url in (("mtg", args.wizards_url), ("dm", args.dm_url))
@@ -45,7 +45,10 @@ def run_updates(args: argparse.Namespace) -> int:
             newest = status.listed[-1].describe()
             say(f"{name}: up to date (the corpus's newest is {held}; {status.page} lists {newest})")
     if args.fetch and any(status.newer for status in statuses):
-        for addition in fetch_updates(args.corpus, statuses, cache()):
+        additions = fetch_updates(args.corpus, statuses, cache())
+        for addition in additions:
             for line in addition_lines(addition):
                 say(line)
+        if additions:
+            refresh_questions(args.corpus)
     return 0
