@@ -43,9 +43,9 @@ print(json.dumps({"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss": u
 """
 
 
-def freeze_source(target: Path) -> Path:
-    """A byte-compiled copy of the package under ``target``; returns the folder to put on ``PYTHONPATH``."""
-    shutil.copytree(ROOT / "rules_kb", target / "rules_kb", ignore=shutil.ignore_patterns("__pycache__"))
+def freeze_source(target: Path, checkout: Path = ROOT) -> Path:
+    """A byte-compiled copy of ``checkout``'s package under ``target``; returns the folder to put on ``PYTHONPATH``."""
+    shutil.copytree(checkout / "rules_kb", target / "rules_kb", ignore=shutil.ignore_patterns("__pycache__"))
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(target / "rules_kb")], check=True,
                    stdout=subprocess.DEVNULL)
     return target
