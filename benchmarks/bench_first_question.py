@@ -68,6 +68,9 @@ def main() -> None:
             if (args.seed_cache / part).is_dir():
                 shutil.copytree(args.seed_cache / part, cache / part)
         source = freeze_source(work / "source", args.source.resolve())
+        shipped = source / "rules_kb" / "_site"  # the site's sources, where an installed package carries them
+        shutil.copytree(args.source.resolve() / "site", shipped / "site")
+        shutil.copyfile(args.source.resolve() / "mkdocs.yml", shipped / "mkdocs.yml")
         note = work / "note.txt"
         note.write_text(NOTE, encoding="utf-8")
         base = ["--corpus", str(copy)]

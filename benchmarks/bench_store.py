@@ -71,7 +71,7 @@ def run(argv: list[str], cache: Path, source: Path) -> dict:
 
 def copy_without_newest_magic(corpus: Path, target: Path) -> dict:
     """Copy the corpus without its newest Magic release; returns that release's manifest entry."""
-    shutil.copytree(corpus, target)
+    shutil.copytree(corpus, target, symlinks=True)  # a stray link is copied as a link, never followed
     entries = tomllib.loads((corpus / "manifest.toml").read_text(encoding="utf-8"))["document"]
     magic = [e for e in entries if e["format"] == "mtg-cr" and e["kind"] == "rules"]
     newest = max(magic, key=lambda e: e["versions"][0])

@@ -118,7 +118,7 @@ def test_add_brings_the_store_and_the_search_index_up_to_date(built, ask, tmp_pa
     name, version = ADDED
     assert cli_module.main(["--corpus", str(built["corpus"]), "add", str(CORPUS / "mtg" / name),
                             "--version", version]) == 0
-    assert "the store and the search index are up to date" in capsys.readouterr().out
+    said = capsys.readouterr().out
     after = _index_folder(built)
     assert after != before and (after / DIGESTS).is_file()
     code, out, err = ask("search", "declare blockers", "--limit", "1")
@@ -128,6 +128,7 @@ def test_add_brings_the_store_and_the_search_index_up_to_date(built, ask, tmp_pa
     assert (code, err) == (0, "") and f"mtg en {version}" in out
     code, out, err = ask("link", "--game", "mtg", "--pin", version, stdin=NOTE)
     assert (code, err) == (0, "") and f"/mtg/en/{version}/" in out
+    assert "the store and the search index are up to date" in said
 
     fresh = tmp_path / "fresh-cache"
     from rules_kb.assemble.stored import build_store, store_path
@@ -138,7 +139,7 @@ def test_add_brings_the_store_and_the_search_index_up_to_date(built, ask, tmp_pa
 
 def test_a_long_rebuild_says_so_on_stderr(built, tmp_path, monkeypatch, capsys):
     """A question that must rebuild (here: a copy of the corpus nobody built) names each long step on
-    stderr; the notice's delay is set to nothing so that every step counts as long."""
+    stderr (a terminal's); the notice's delay is set to nothing so that every step counts as long."""
     from rules_kb import cli as cli_module
     from rules_kb.cli import common
 
@@ -146,7 +147,8 @@ def test_a_long_rebuild_says_so_on_stderr(built, tmp_path, monkeypatch, capsys):
     shutil.copytree(built["corpus"], corpus)
     monkeypatch.setattr(common, "DEFAULT_CACHE", tmp_path / "cache")
     monkeypatch.setattr(common, "DEFAULT_SEARCH", tmp_path / "search")
-    monkeypatch.setattr(common, "STEP_NOTICE_SECONDS", 0.0)
+    monkeypatch.setattr(common, "STEP_NOTICE_SECONDS", 0.0, raising=False)
+    monkeypatch.setattr(common, "shows_progress", lambda: True, raising=False)  # as on a terminal
     assert cli_module.main(["--corpus", str(corpus), "search", "declare blockers", "--limit", "1"]) == 0
     err = capsys.readouterr().err.splitlines()
     assert "progress: building the knowledge base for the search index..." in err
@@ -157,9 +159,10 @@ def test_a_long_rebuild_says_so_on_stderr(built, tmp_path, monkeypatch, capsys):
     assert "progress: writing the store..." in err
 
 
-def test_a_quick_step_says_nothing(capsys):
+def test_a_quick_step_says_nothing(capsys, monkeypatch):
     from rules_kb.cli import common
 
+    monkeypatch.setattr(common, "shows_progress", lambda: True)
     with common.step("reading one file"):
         pass
     assert capsys.readouterr().err == ""

@@ -46,14 +46,23 @@ def warn(line: str) -> None:
 STEP_NOTICE_SECONDS = 2.0
 
 
+def shows_progress() -> bool:
+    """Progress lines go to a person: only when stderr is a terminal (as git's progress), so that a
+    script or a test reading stderr sees warnings and errors alone, whatever the machine's speed."""
+    return sys.stderr.isatty()
+
+
 @contextmanager
 def step(name: str) -> Iterator[None]:
-    """Say ``progress: NAME...`` on stderr if the step is still running after ``STEP_NOTICE_SECONDS``
-    (a rebuild of the store or the search index takes a minute at full history: never in silence),
-    and then how long it took; a quick step prints nothing."""
+    """On a terminal, say ``progress: NAME...`` on stderr if the step is still running after
+    ``STEP_NOTICE_SECONDS`` (a rebuild of the store or the search index takes a minute at full
+    history: never in silence), then how long it took; a quick step prints nothing."""
     import threading
     import time
 
+    if not shows_progress():
+        yield
+        return
     started = time.monotonic()
     said = threading.Event()
 

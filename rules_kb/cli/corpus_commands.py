@@ -46,7 +46,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "copy the file into the corpus, append its manifest entry, and report what it holds and what "
         "changed against the previous version. Nothing is written if anything fails. When the corpus has a store "
         "(make build or a lookup made one), the store and the search index of the new corpus are then written, "
-        "so that the next question answers at once (progress on stderr for each step over 2 s).")
+        "so that the next question answers at once (on a terminal, progress on stderr for each step over 2 s).")
     add.add_argument("file", type=Path, help="the release to add, e.g. MagicCompRules-20250404.txt")
     add.add_argument("--game", type=game_option, choices=GAMES,
                      help=f"{GAME_HELP} (default: detected; a contradiction is an error)")
