@@ -43,9 +43,9 @@ print(json.dumps({"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss": u
 """
 
 
-def freeze_source(target: Path) -> Path:
-    """A byte-compiled copy of the package under ``target``; returns the folder to put on ``PYTHONPATH``."""
-    shutil.copytree(ROOT / "rules_kb", target / "rules_kb", ignore=shutil.ignore_patterns("__pycache__"))
+def freeze_source(target: Path, checkout: Path = ROOT) -> Path:
+    """A byte-compiled copy of ``checkout``'s package under ``target``; returns the folder to put on ``PYTHONPATH``."""
+    shutil.copytree(checkout / "rules_kb", target / "rules_kb", ignore=shutil.ignore_patterns("__pycache__"))
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(target / "rules_kb")], check=True,
                    stdout=subprocess.DEVNULL)
     return target
@@ -71,7 +71,7 @@ def run(argv: list[str], cache: Path, source: Path) -> dict:
 
 def copy_without_newest_magic(corpus: Path, target: Path) -> dict:
     """Copy the corpus without its newest Magic release; returns that release's manifest entry."""
-    shutil.copytree(corpus, target)
+    shutil.copytree(corpus, target, symlinks=True)  # a stray link is copied as a link, never followed
     entries = tomllib.loads((corpus / "manifest.toml").read_text(encoding="utf-8"))["document"]
     magic = [e for e in entries if e["format"] == "mtg-cr" and e["kind"] == "rules"]
     newest = max(magic, key=lambda e: e["versions"][0])

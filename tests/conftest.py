@@ -71,6 +71,7 @@ def cli(cache_dir, subset_corpus, monkeypatch, capsys):
     from rules_kb.cli import common as cli_common
 
     monkeypatch.setattr(cli_common, "DEFAULT_CACHE", cache_dir)
+    monkeypatch.setattr(cli_common, "DEFAULT_SEARCH", cache_dir / "search")  # where a build shares its index
     monkeypatch.setattr(cli_module, "DEFAULT_CORPUS", subset_corpus)
     monkeypatch.delenv("COLUMNS", raising=False)  # output to a pipe is not wrapped unless COLUMNS asks
 

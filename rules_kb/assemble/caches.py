@@ -17,7 +17,8 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 from rules_kb.errors import UsageError
@@ -122,6 +123,15 @@ class CacheRebuilt(UserWarning):
     """A damaged cache was rebuilt: worth one line on stderr, never an error."""
 
 
+# A long step of a cache build, named for the person waiting: ``with step("writing the store"):``.
+# The CLI's ``step`` prints the name on stderr once the step has run for two seconds; a library
+# caller that wants silence passes ``quietly``. Only the CLI prints (``docs/layout.md``).
+Step = Callable[[str], AbstractContextManager]
+
+
+def quietly(name: str) -> AbstractContextManager:
+    """A ``Step`` that says nothing."""
+    return nullcontext()
 
 
 def source_hash(parts: tuple[str, ...] | None = None) -> str:

@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Callable
 from pathlib import Path
 
-from rules_kb.assemble.caches import check_files, file_stats
+from rules_kb.assemble.caches import Step, check_files, file_stats, quietly
 from rules_kb.errors import UsageError
 from rules_kb.store.read import Store, StoreDamaged, StoreOutdated
 from rules_kb.store.views import StoreKnowledge
@@ -25,16 +25,18 @@ def store_path(corpus: Path, cache_dir: Path) -> Path:
     return cache_dir / f"store-{tag}.sqlite"
 
 
-def build_store(corpus: Path, cache_dir: Path, report=None, knowledge=None) -> Path:
+def build_store(corpus: Path, cache_dir: Path, report=None, knowledge=None, step: Step = quietly) -> Path:
     """Build the knowledge base (reusing cached parses and alignments; none when ``knowledge`` is the
-    corpus's, already built) and write the store."""
+    corpus's, already built) and write the store; ``step`` names the long steps."""
     from rules_kb.assemble.knowledge import KnowledgeReport, adjacent_pairs, build_knowledge, cache_key, relevant_forced
     from rules_kb.store.write import write_store
 
     report = report if report is not None else KnowledgeReport()
     key = cache_key(corpus)
+    files = file_stats(corpus)  # before the corpus is read: a file changed meanwhile is checked again
     if knowledge is None:
-        knowledge = build_knowledge(corpus, cache_dir, report)
+        with step("building the knowledge base for the store"):
+            knowledge = build_knowledge(corpus, cache_dir, report)
     catalog = knowledge.catalog
     alignments = []
     for game, lang, old, new in adjacent_pairs(catalog):
@@ -43,11 +45,12 @@ def build_store(corpus: Path, cache_dir: Path, report=None, knowledge=None) -> P
     path = store_path(corpus, cache_dir)
     for old in cache_dir.glob("knowledge-*.pickle"):  # left by versions before the store: deleted, never read
         old.unlink(missing_ok=True)
-    write_store(path, catalog, knowledge.graph, alignments, {"input_key": key, "files": file_stats(corpus)})
+    with step("writing the store"):
+        write_store(path, catalog, knowledge.graph, alignments, {"input_key": key, "files": files})
     return path
 
 
-def refresh_store(corpus: Path, cache_dir: Path, knowledge) -> bool:
+def refresh_store(corpus: Path, cache_dir: Path, knowledge, step: Step = quietly) -> bool:
     """Write the store from ``knowledge`` (the corpus's, built by the caller) unless the one there is
     current: ``make build`` builds the knowledge base once for the graph, the store and the site.
     Returns whether it was written."""
@@ -67,13 +70,14 @@ def refresh_store(corpus: Path, cache_dir: Path, knowledge) -> bool:
             pass
     elif _kind_of(path) == "a directory":
         raise UsageError(f"{path}: a directory where the store belongs: refused rather than removed")
-    build_store(corpus, cache_dir, knowledge=knowledge)
+    build_store(corpus, cache_dir, knowledge=knowledge, step=step)
     return True
 
 
-def open_store(corpus: Path, cache_dir: Path, warn: Warn = lambda line: None, rebuild: bool = False
-               ) -> StoreKnowledge:
-    """The store of ``corpus``: reused when current, else rebuilt (a warning says why)."""
+def open_store(corpus: Path, cache_dir: Path, warn: Warn = lambda line: None, rebuild: bool = False,
+               step: Step = quietly) -> StoreKnowledge:
+    """The store of ``corpus``: reused when current, else rebuilt (a warning says why; ``step``
+    names the long steps of the rebuild)."""
     from rules_kb.assemble.caches import cache_key
 
     path = store_path(corpus, cache_dir)
@@ -101,7 +105,7 @@ def open_store(corpus: Path, cache_dir: Path, warn: Warn = lambda line: None, re
             warn(f"warning: {path} is damaged ({exc}); rebuilding it")
             store = None
     if store is None:
-        build_store(corpus, cache_dir)
+        build_store(corpus, cache_dir, step=step)
         store = Store(path)
     return StoreKnowledge(store, corpus)
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -41,6 +42,46 @@ def warn(line: str) -> None:
     say(line, sys.stderr)
 
 
+# A long step of a cache build is named on stderr once it has run this long (``assemble.caches.Step``).
+STEP_NOTICE_SECONDS = 2.0
+
+
+def shows_progress() -> bool:
+    """Progress lines go to a person: only when stderr is a terminal (as git's progress), so that a
+    script or a test reading stderr sees warnings and errors alone, whatever the machine's speed."""
+    return sys.stderr.isatty()
+
+
+@contextmanager
+def step(name: str) -> Iterator[None]:
+    """On a terminal, say ``progress: NAME...`` on stderr if the step is still running after
+    ``STEP_NOTICE_SECONDS`` (a rebuild of the store or the search index takes a minute at full
+    history: never in silence), then how long it took; a quick step prints nothing."""
+    import threading
+    import time
+
+    if not shows_progress():
+        yield
+        return
+    started = time.monotonic()
+    said = threading.Event()
+
+    def notice() -> None:
+        said.set()
+        print(f"progress: {name}...", file=sys.stderr, flush=True)
+
+    timer = threading.Timer(STEP_NOTICE_SECONDS, notice)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        timer.join()
+        if said.is_set():
+            print(f"progress: {name}: done in {time.monotonic() - started:.1f} s", file=sys.stderr, flush=True)
+
+
 def cache() -> Path:
     """The cache root, checked to be a folder (made when missing) before anything reads or writes it."""
     return ensure_folder(DEFAULT_CACHE)
@@ -59,11 +100,11 @@ def answer(args: argparse.Namespace, question: Callable[[StoreKnowledge], Answer
     from rules_kb.store.read import StoreDamaged
 
     try:
-        return question(open_store(args.corpus, cache(), warn))
+        return question(open_store(args.corpus, cache(), warn, step=step))
     except StoreDamaged as exc:
         warn(f"warning: the store is damaged ({exc}); rebuilding it")
     try:
-        return question(open_store(args.corpus, cache(), warn, rebuild=True))
+        return question(open_store(args.corpus, cache(), warn, rebuild=True, step=step))
     except StoreDamaged as exc:  # a fresh store failing its own check: the disk, or a bug; never a traceback
         raise StoreUnusable(f"{store_path(args.corpus, cache())}: fails its check right after a rebuild "
                             f"({exc}); please report this") from None

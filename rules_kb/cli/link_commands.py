@@ -66,7 +66,7 @@ def run_audit(args: argparse.Namespace) -> int:
     text = _read(name)
     fmt = args.format or _SUFFIXES.get(Path(name).suffix.lower(), "text")
     options = LinkOptions(game=args.game, as_of=args.as_of)
-    index = NoteIndex(cached_note_index(args.corpus, common.cache()))
+    index = NoteIndex(cached_note_index(args.corpus, common.cache(), common.step))
     check_options(options, index)
     findings = common.answer(args, lambda knowledge: audit_note(knowledge, index, text, fmt, options))
     if args.json:
@@ -85,7 +85,7 @@ def run_link(args: argparse.Namespace) -> int:
     text = _read(name)
     fmt = args.format or _SUFFIXES.get(Path(name).suffix.lower(), "text")
     options = LinkOptions(args.base_url, args.game, args.pin, args.as_of)
-    index = NoteIndex(cached_note_index(args.corpus, common.cache()))
+    index = NoteIndex(cached_note_index(args.corpus, common.cache(), common.step))
     check_options(options, index)
     linked = link_note(text, fmt, options, index)
     if not args.check:

@@ -41,11 +41,12 @@ def run_search(args: argparse.Namespace) -> int:
     from rules_kb.search.cache import SearchIndexDamaged, open_index
 
     try:
-        index = open_index(args.corpus, common.DEFAULT_SEARCH, common.DEFAULT_CACHE)
+        index = open_index(args.corpus, common.DEFAULT_SEARCH, common.DEFAULT_CACHE, step=common.step)
         result = _ask(index, args)
     except SearchIndexDamaged as exc:
         warn(f"warning: the search index is damaged ({exc}); rebuilding it")
-        index = open_index(args.corpus, common.DEFAULT_SEARCH, common.DEFAULT_CACHE, rebuild=True)
+        index = open_index(args.corpus, common.DEFAULT_SEARCH, common.DEFAULT_CACHE, rebuild=True,
+                           step=common.step)
         result = _ask(index, args)
     hits, notes = result.hits, result.notes
     if args.json:

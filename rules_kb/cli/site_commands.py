@@ -52,9 +52,12 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run_build(args: argparse.Namespace) -> int:
     from rules_kb import links
+    from rules_kb.assemble.caches import cache_key, file_stats
     from rules_kb.assemble.knowledge import load_knowledge
     from rules_kb.errors import UsageError
     from rules_kb.render.output import output_folder
+    from rules_kb.search.cache import share_index
+    from rules_kb.search.query import INDEX_DIR
     from rules_kb.site.build import build_site
     from rules_kb.site.reuse import MANIFEST
 
@@ -62,6 +65,7 @@ def run_build(args: argparse.Namespace) -> int:
     if base_url is None:
         raise UsageError(f"--base-url {args.base_url!r}: not a site's address (http:// or https://, a host, "
                          "an optional path; no query or fragment)")
+    key, files = cache_key(args.corpus), file_stats(args.corpus)  # what the site's search index is built from
     knowledge = None
     if args.graph is not None or args.store:
         output_folder(args.out, MANIFEST)  # refused before any work, as build_site would
@@ -74,6 +78,7 @@ def run_build(args: argparse.Namespace) -> int:
             if refresh_store(args.corpus, common.cache(), knowledge):
                 print(f"wrote {store_path(args.corpus, common.cache())}")
     report = build_site(args.corpus, args.out, common.cache(), knowledge=knowledge, base_url=base_url)
+    share_index(report.out / INDEX_DIR, common.DEFAULT_SEARCH / key, files)  # `search` reads it: no second index
     timings = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in report.seconds.items())
     reused = f", {report.reused} of them reused from the previous build" if report.reused else ""
     reused += f", {report.unchanged} unchanged pages kept" if report.unchanged else ""

@@ -19,7 +19,7 @@ def run_store(args: argparse.Namespace) -> int:
     from rules_kb.assemble.stored import open_store
     from rules_kb.cli import common
 
-    knowledge = open_store(args.corpus, common.cache(), common.warn, rebuild=args.rebuild)
+    knowledge = open_store(args.corpus, common.cache(), common.warn, rebuild=args.rebuild, step=common.step)
     counts = knowledge.store.meta_json("counts")
     held = ", ".join(f"{counts[k]} {k.replace('_', ' ')}" for k in ("versions", "rule_texts", "terms", "edges",
                                                                     "alignments"))

@@ -36,7 +36,7 @@ def run_updates(args: argparse.Namespace) -> int:
     """Each publisher's page is read even when another cannot be (offline, both are named); a page not
     read is one ``Error:`` line, exit 1, and then nothing is fetched."""
     from rules_kb.cli.common import cache
-    from rules_kb.cli.corpus_commands import addition_lines
+    from rules_kb.cli.corpus_commands import addition_lines, refresh_questions
     from rules_kb.errors import SourceError
     from rules_kb.releases.updates import check_updates, fetch_updates
 
@@ -69,9 +69,12 @@ def run_updates(args: argparse.Namespace) -> int:
                 say(f"Error: {exc}", sys.stderr)
         return 1
     if args.fetch and any(status.newer for status in statuses):
-        for addition in fetch_updates(args.corpus, statuses, cache()):
+        additions = fetch_updates(args.corpus, statuses, cache())
+        for addition in additions:
             for line in addition_lines(addition):
                 say(line)
+        if additions:
+            refresh_questions(args.corpus)
     return 0
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from rules_kb.assemble.caches import CacheDamaged, read_cache_file, warn_rebuilt, write_cache_file
+from rules_kb.assemble.caches import CacheDamaged, Step, quietly, read_cache_file, warn_rebuilt, write_cache_file
 from rules_kb.assemble.knowledge import Knowledge, cache_key
 from rules_kb.assemble.stored import open_store
 from rules_kb.games import GAME_SHORT_NAMES, LANGS_FIRST
@@ -66,7 +66,7 @@ def _numbers_in(catalog, info: VersionInfo) -> list[str] | dict:
                         (info.game, info.lang, info.label))
 
 
-def cached_note_index(corpus: Path, cache_dir: Path) -> dict:
+def cached_note_index(corpus: Path, cache_dir: Path, step: Step = quietly) -> dict:
     """``note_index`` of the corpus, kept as JSON beside the knowledge cache.
 
     Loading the whole knowledge base costs seconds (42 s and 1.27 GB at full history); the linker
@@ -86,7 +86,7 @@ def cached_note_index(corpus: Path, cache_dir: Path) -> dict:
         return cached
     if cached is not None:
         warn_rebuilt([f"{path}: not a note index"], "the note index")
-    data = note_index(open_store(corpus, cache_dir))  # the store `make build` made: no parse, no graph in memory
+    data = note_index(open_store(corpus, cache_dir, step=step))  # the store `make build` made: no parse, no graph held
     if write_cache_file(path, json.dumps(data, ensure_ascii=False)):
         for stale in cache_dir.glob("note-index-*.json"):
             if stale != path:

@@ -20,7 +20,16 @@ import os
 import shutil
 from pathlib import Path
 
-from rules_kb.assemble.caches import CacheDamaged, cache_key, check_files, file_stats, read_cache_file, seal
+from rules_kb.assemble.caches import (
+    CacheDamaged,
+    Step,
+    cache_key,
+    check_files,
+    file_stats,
+    quietly,
+    read_cache_file,
+    seal,
+)
 from rules_kb.errors import RulesKbError, SourceError
 from rules_kb.files import make_temporary_folder
 from rules_kb.ingest.reading import parse_json, read_checked
@@ -55,9 +64,10 @@ class CheckedIndex(SearchIndex):
 
 
 def open_index(corpus: Path, build_dir: Path, knowledge_cache: Path | None = None, *,
-               rebuild: bool = False) -> SearchIndex:
+               rebuild: bool = False, step: Step = quietly) -> SearchIndex:
     """The search index of ``corpus``, built into ``build_dir`` first if it is missing, stale or
-    ``rebuild`` is asked; ``SearchIndexDamaged`` if its digests cannot be read."""
+    ``rebuild`` is asked; ``SearchIndexDamaged`` if its digests cannot be read. ``step`` names the
+    long steps of a build (``caches.Step``)."""
     folder = build_dir / cache_key(corpus)
     if not rebuild and folder.is_dir() and not folder.is_symlink() and (folder / DIGESTS).exists():
         record = read_digests(folder / DIGESTS)
@@ -67,25 +77,75 @@ def open_index(corpus: Path, build_dir: Path, knowledge_cache: Path | None = Non
         return index
     from rules_kb.assemble.knowledge import load_knowledge
 
-    write_index(load_knowledge(corpus, knowledge_cache), folder, file_stats(corpus))
-    folders = sorted((p for p in build_dir.iterdir() if p.is_dir() and not p.name.startswith(".")),
-                     key=lambda p: p.stat().st_mtime, reverse=True)
-    for stale in folders[KEEP:]:
-        shutil.rmtree(stale, ignore_errors=True)
+    files = file_stats(corpus)
+    with step("building the knowledge base for the search index"):
+        knowledge = load_knowledge(corpus, knowledge_cache)
+    with step("writing the search index"):
+        write_index(knowledge, folder, files)
     return CheckedIndex(folder / INDEX_DIR, read_digests(folder / DIGESTS)["index"])
+
+
+def refresh_after_add(corpus: Path, cache_dir: Path, build_dir: Path, step: Step = quietly) -> bool:
+    """After ``add`` (or ``updates --fetch``) changed the corpus: when it had a store (``make build``
+    or a lookup made one), write the store and the CLI's search index of the new corpus from one
+    knowledge base, so the first question after the add answers at once. Otherwise (a corpus nobody
+    asked anything yet) nothing is built. Returns whether anything was written.
+
+    Not incremental: the graph, and so the store, is written whole (a release adds edges whose order
+    and attributes, ``resolved_in`` of older citations, depend on the whole history), but once,
+    here, not once per kind of question."""
+    from rules_kb.assemble.knowledge import load_knowledge
+    from rules_kb.assemble.stored import refresh_store, store_path
+
+    if not store_path(corpus, cache_dir).is_file():
+        return False
+    key, files = cache_key(corpus), file_stats(corpus)
+    with step("building the knowledge base of the new corpus (parsed and aligned releases are read back)"):
+        knowledge = load_knowledge(corpus, cache_dir)
+    refresh_store(corpus, cache_dir, knowledge, step)
+    if not (build_dir / key / DIGESTS).is_file():
+        with step("writing the search index"):
+            write_index(knowledge, build_dir / key, files)
+    return True
 
 
 def write_index(knowledge, folder: Path, files: dict[str, list[int]]) -> None:
     """Replace ``folder`` whole by a new index and its digests, with the corpus files' sizes and times."""
     from rules_kb.search.index import write_search_index
 
+    _install(folder, files, lambda staging: write_search_index(knowledge, staging))
+
+
+def share_index(site_index: Path, folder: Path, files: dict[str, list[int]]) -> None:
+    """Make the index a site build wrote (``<site>/search-index``) the CLI's, in ``folder``
+    (``build_dir/<key>``: the key and ``files`` taken before the build read the corpus): its files
+    hard-linked (copied across file systems) beside their digests, so the first ``search`` after
+    ``make build`` reads the index the site serves instead of building the knowledge base again.
+    The site's files are read once to digest them; a later build replaces them by new files, and
+    an edit in place is caught by the digests like any other damage."""
+
+    def link(staging: Path) -> None:
+        target = staging / INDEX_DIR
+        for path in sorted(site_index.rglob("*.json")):
+            copy = target / path.relative_to(site_index)
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                os.link(path, copy)
+            except OSError:  # another file system, or links refused: a copy costs 27 MB at full history
+                shutil.copyfile(path, copy)
+
+    _install(folder, files, link)
+
+
+def _install(folder: Path, files: dict[str, list[int]], fill) -> None:
+    """Fill a staging folder beside ``folder`` (``fill(staging)`` puts the index under ``INDEX_DIR``),
+    digest it, and swap it in whole; then keep only the ``KEEP`` newest indexes beside it."""
     folder.parent.mkdir(parents=True, exist_ok=True)
     staging = make_temporary_folder(folder.parent, f".{folder.name}-")
     try:
-        write_search_index(knowledge, staging)
+        fill(staging)
         index = staging / INDEX_DIR
-        digests = {str(path.relative_to(index)): hashlib.sha256(path.read_bytes()).hexdigest()
-                   for path in sorted(index.rglob("*.json"))}
+        digests = {str(path.relative_to(index)): _sha256(path) for path in sorted(index.rglob("*.json"))}
         record = {"files": files, "index": digests}
         (staging / DIGESTS).write_text(seal(json.dumps(record, indent=0, sort_keys=True)), encoding="utf-8")
         if folder.exists() or folder.is_symlink():
@@ -97,6 +157,18 @@ def write_index(knowledge, folder: Path, files: dict[str, list[int]]) -> None:
     finally:
         if staging.exists():
             shutil.rmtree(staging)
+    folders = sorted((p for p in folder.parent.iterdir() if p.is_dir() and not p.name.startswith(".")),
+                     key=lambda p: p.stat().st_mtime, reverse=True)
+    for stale in folders[KEEP:]:
+        shutil.rmtree(stale, ignore_errors=True)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def read_digests(path: Path) -> dict[str, dict]:
