@@ -9,8 +9,9 @@ Source text (rule texts, examples, titles, diffs, snippets) and anything marked
 
 ``WORDS`` are whole interface strings. ``PATTERNS`` are sentences with values in them: a regular
 expression written so that Python and JavaScript read it alike, and a Japanese template where
-``{1}`` is a group as it is, ``{1:word}`` a group looked up in ``WORDS`` and ``{1:date}`` a date
-written the Japanese way.
+``{1}`` is a group as it is, ``{1:word}`` a group looked up in ``WORDS``, ``{1:words}`` a list
+("a, b") of them, ``{1:text}`` a group translated as a text of its own and ``{1:date}`` a date
+written the Japanese way. The first pattern that matches wins: the specific ones come first.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from rules_kb.visible import people_json
 
 SCRIPT = "assets/interface.js"
 # What the interface never translates: source text, and what a page marks as not for translation.
-SOURCE = (".rk-text, .rk-example, .rk-title, .rk-diff, .rk-snippet, blockquote, code, pre, script, style, "
+SOURCE = (".rk-text, .rk-example, .rk-title, .rk-diff, .rk-snippet, .rk-excerpt, blockquote, code, pre, script, style, "
           ".rk-ui-switch, [translate=no]")
 # Folders whose every page is about Magic alone, whose sources are English: their interface stays English.
 ENGLISH_ONLY = ("mtg/",)
@@ -82,7 +83,10 @@ WORDS: dict[str, str] = {
     # diff pages, what's new, compare
     "compare in the browser": "ブラウザで比較", "Changed chapters": "変更のあった章", "every change": "すべての変更",
     "Atom feed": "Atom フィード", "diff": "差分", "every version": "すべての版",
-    "Nothing changed in substance.": "内容の変更はありません。",
+    "Nothing changed in substance.": "内容の変更はありません。", "nothing changed": "変更なし",
+    "no rules in common": "共通のルールなし", "undated": "日付なし", "same": "同じ",
+    "partial version: a rule absent here is unknown, not removed":
+        "部分的な版: ここにないルールは不明で、削除ではありません",
     "[paired by hand]": "［手作業で対応づけ］",
     "[one side is cut off in its source: compared on the common part]": "［片方は出典で途中まで: 共通部分で比較］",
     "Duel Masters: compare any two versions": "デュエル・マスターズ: 任意の2つの版を比較",
@@ -117,6 +121,9 @@ WORDS: dict[str, str] = {
     "not recorded": "記録なし", "not recorded in the manifest": "マニフェストに記録なし", "none": "なし",
     "URL": "URL", "dates": "日付", "versions": "版", "languages": "言語", "sha256": "sha256", "note": "注記",
     "prose": "本文", "heading": "見出し", "example": "例", "cites:": "引用:",
+    # what a notice prints besides rules: its residue's kinds and marks (sources/)
+    "table": "表", "meta": "メタ情報", "faq": "よくある質問", "ruling": "裁定", "editions": "版の一覧", "tag": "タグ",
+    "ordered": "番号つきの項目", "footnote": "脚注", "header": "ヘッダー", "footer": "フッター",
     "Duel Masters: all versions and notices": "デュエル・マスターズ: すべての版と告知",
     # search
     "every game": "すべてのゲーム", "every language": "すべての言語", "Game": "ゲーム", "Language": "言語",
@@ -137,9 +144,7 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     (r"^older versions \((\d+)\)$", "以前の版（{1}）"),
     (r"^changes from (.+) \(([\w-]+)\)$", "{1} からの変更（{2:word}）"),
     (r"^(.+)からの変更 \(([\w-]+)\)$", "{1} からの変更（{2:word}）"),
-    (r"^Duel Masters ([^:]+)$", "デュエル・マスターズ {1:words}"),
-    (r"^Duel Masters ([^:]+): (\S+) → (\S+)$", "デュエル・マスターズ {1:words}: {2} → {3}"),
-    (r"^Duel Masters ([^:]+): ([^:]+)$", "デュエル・マスターズ {1:words}: {2}"),
+    (r"^(.+): what's new$", "{1:text}: 新着"),
     (r"^Magic: The Gathering (\S+)$", "マジック:ザ・ギャザリング {1}"),
     (r"^compare (\S+)\.\.(\S+) \(newest\)$", "{1} と最新の {2} を比較"),
     (r"^what's new in (\w+) (.+)$", "{2} の新着({1:word})"),
@@ -152,7 +157,9 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     (r"^glossary of (\S+)$", "{1} の用語集"),
     (r"^read it from the start \(a page per chapter, printable\)$", "最初から読む（章ごと、印刷可）"),
     (r"^this version's permalink: (.+)$", "この版の固定リンク: {1}"),
-    (r"^(\d{4}-\d{2}-\d{2}), (.+?); from (\S+)(; .+)?$", "{1:date}、{2:words}。出典 {3}{4}"),
+    (r"^(\d{4}-\d{2}-\d{2}), ([^;]+); from ([^;]+); (\d+) (?:rules|ルール数)$",
+     "{1:date}、{2:words}。出典 {3}。{4} ルール"),
+    (r"^(\d{4}-\d{2}-\d{2}), ([^;]+); from ([^;]+)$", "{1:date}、{2:words}。出典 {3}"),
     (r"^(\d+) (editorial|substantive|unchanged|added|removed|moved|split|renumbered|renumbered-reference|changed)$",
      "{2:word} {1}"),
     (r"^: (.+)$", ": {1:text}"),
@@ -160,7 +167,7 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     (r"^(\d\S*): parent, siblings, children and citations$", "{1}: 親、兄弟、子と引用"),
     (r"^… (\d+) more$", "… ほか {1} 件"),
     # a language's rule in one version: "日本語 507.2a (2021-09-07)"
-    (r"^(English|日本語) (\S+) \((\S+)\)$", "{1:word} {2}（{3}）"),
+    (r"^(English|日本語) (\S+) \((\S+)\)$", "{1:word} {2} ({3})"),  # a link's words: ASCII brackets
     (r"^\(Magic (.+)\):$", "（マジック {1}）:"),
     (r"^(change notice|commentary)$", "{1:word}"),
     (r"^\((\d{4}-\d{2}-\d{2})\):$", "（{1:date}）:"),
@@ -193,7 +200,7 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     (r"^(\d+) rules only in (\S+) and (\d+) only in (\S+) are unknown in the other \(a partial version\)$",
      "{2} だけのルール {1} 件と {4} だけのルール {3} 件は、もう一方では不明です(部分的な版)"),
     # what's new (render/whats_new_pages.py)
-    (r"^(.+): what's new$", "{1:text}: 新着"),
+    (r"^undated · against (\S+) ·$", "日付なし · {1} との比較 ·"),
     (r"^(\S+) · against (\S+) ·$", "{1:date} · {2} との比較 ·"),
     (r"^(\d+) changes? in substance listed below \((.+)\); editorial changes and renumbered references are on "
      r"the diff page\.$",
@@ -242,6 +249,12 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     (r"^(\d+) changed, (\d+) added, (\d+) removed, (\d+) unchanged(?: \(rules (\S+)\))?$",
      "変更 {1}、追加 {2}、削除 {3}、変更なし {4} {5}"),
     (r"^(\w+): (\S+) → (\S+)$", "{1:word}: {2} → {3}"),
+    # last: a page's title that is the game's name and what follows it, once nothing above matched
+    (r"^Duel Masters (English|日本語) ([^:]+)$", "デュエル・マスターズ {1:word} {2}"),
+    (r"^Duel Masters (English|日本語) ([^:]+): (.+)$", "デュエル・マスターズ {1:word} {2}: {3}"),
+    (r"^Duel Masters ([^:]+)$", "デュエル・マスターズ {1:words}"),
+    (r"^Duel Masters ([^:]+): (\S+) → (\S+)$", "デュエル・マスターズ {1:words}: {2} → {3}"),
+    (r"^Duel Masters ([^:]+): ([^:]+)$", "デュエル・マスターズ {1:words}: {2}"),
 )
 
 # The header's switch, in the language it leads to: shown while the interface is in the other one.

@@ -75,7 +75,7 @@ def _notices(site: SiteData, path: str, game: str, story: Story) -> list[str]:
                           for n in notice.rules)
         name = link(path, links.notice_page(game, notice.document), notice.document)
         source = element("span", esc(meta.source), translate="no") if meta.source else ""
-        items.append(element("li", element("span", esc(notice.date), class_="rk-date") + ": " + name
+        items.append(element("li", element("span", esc(notice.date or "undated"), class_="rk-date") + ": " + name
                              + (f" ({source})" if source else "") + " " + element("span", "prints:") + " " + rules))
     return [element("h2", "Change notices", id="notices"), element("ul", "".join(items))]
 
