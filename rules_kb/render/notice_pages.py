@@ -149,7 +149,7 @@ def notice_list(site: SiteData, game: str, path: str) -> str:
     for doc in docs:
         meta = doc.meta
         rows.append(element("tr", "".join([
-            element("td", esc(", ".join(meta.dates)), class_="rk-date"),
+            element("td", ", ".join(element("span", esc(d), class_="rk-date") for d in meta.dates)),
             element("td", link(path, links.notice_page(game, meta.id), meta.id)),
             element("td", esc(NOTICE_KINDS[meta.kind])), element("td", str(len({r.number for r in doc.rules}))),
             element("td", element("span", esc(meta.source), translate="no"))])))
