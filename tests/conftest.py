@@ -109,7 +109,9 @@ def page(browser, request):
 
     A screenshot of the last state is saved under ``build/test-artifacts/`` for a person to look at.
     """
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="ja-JP")
+    # An English browser: these tests read the interface's English words (tests/test_pages_browser.py
+    # opens every page type in both interface languages).
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
     outside: list[str] = []
 
     def guard(route):

@@ -76,3 +76,26 @@ def test_the_switch_turns_the_interface_and_is_remembered(open_in):
     assert page.locator(COPY).first.inner_text() == "この版のリンクをコピー"
     page.click("button.rk-ui-switch")
     assert page.locator(COPY).first.inner_text() == "copy pinned link"
+
+
+def test_story_neighbourhood_notices_and_search_speak_japanese(open_in):
+    """The pages a Japanese judge meets first: the 507 story, a rule's neighbourhood and notice, the search."""
+    story = open_in("ja-JP", "dm/story/507/")
+    assert story.locator("h1").inner_text() == "デュエル・マスターズ 507: 何が変わり、何を意味するか"
+    assert story.locator("#correspondences").inner_text() == "改定の前と後"
+    assert "corpus/" not in story.locator("article").inner_text()  # no path of the repository
+
+    rule = open_in("ja-JP", DM_RULE)
+    assert rule.locator("#neighbourhood").inner_text() == "周辺のルール"
+    rule.locator(".rk-mismatch summary").click()
+    lines = rule.locator(".rk-mismatch p").all_inner_texts()
+    wanted = "英語の 507.2a（1.38）は 2021年9月7日 の改定前のルールです。その内容は現在 日本語 507.3b"
+    assert any(line.startswith(wanted) for line in lines), lines
+
+    search = open_in("ja-JP", "search/?q=%E3%83%96%E3%83%AD%E3%83%83%E3%82%AF")  # ブロック
+    search.wait_for_function("document.querySelectorAll('#rk-results .rk-hit').length > 0")
+    assert search.locator("#rk-status").inner_text().startswith("10 件")
+    assert search.locator("#rk-results .rk-rule").first.inner_text() == "すべての版"
+    assert search.locator("#rk-results .rk-badge").first.inner_text() == "デュエル・マスターズ · 日本語"
+    search.click("button.rk-ui-switch")  # and back to English, results included
+    assert search.locator("#rk-results .rk-rule").first.inner_text() == "every version"

@@ -110,7 +110,7 @@ def test_typing_shows_highlighted_results_and_enter_opens_one(page, site_url):
     # Keyboard: the first result is selected; ArrowDown moves to the second, Enter opens it.
     second_href = page.locator("#rk-results .rk-hit").nth(1).locator(".rk-link").get_attribute("href")
     box.press("ArrowDown")
-    assert page.locator("#rk-results .rk-hit").nth(1).get_attribute("aria-selected") == "true"
+    assert page.locator("#rk-results .rk-hit").nth(1).get_attribute("aria-current") == "true"
     with page.expect_navigation():
         box.press("Enter")
     assert page.url == second_href
@@ -187,7 +187,7 @@ def test_more_results_on_request_and_the_releases_in_a_few_words(page, site_url,
     page.wait_for_function("document.querySelectorAll('#rk-results .rk-hit').length === 20")
     shown = page.locator("#rk-results .rk-number").all_inner_texts()
     assert shown == [h.number for h in search(search_index, "block", game="mtg", limit=20)]
-    assert page.locator("#rk-results .rk-hit").nth(10).get_attribute("aria-selected") == "true"
+    assert page.locator("#rk-results .rk-hit").nth(10).get_attribute("aria-current") == "true"
     first = search(search_index, "block", game="mtg", limit=1)[0]
     labels = [label for label, _ in first.also]
     line = page.locator("#rk-results .rk-more").first.inner_text()

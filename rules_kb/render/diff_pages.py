@@ -119,13 +119,13 @@ def _row_html(path: str, game: str, lang: str, comparison: Comparison, row: RowC
                          f"{pair.new.number} ({a.new_version})"))
     head = " → ".join(ends) + " " + element("span", esc(row.kind), class_="rk-kind")
     if pair.kind == "moved":
-        head += esc(f" (text {row.text_class}, similarity {pair.similarity:.2f})")
+        head += " " + element("span", esc(f"(text {row.text_class}, similarity {pair.similarity:.2f})"))
     if pair.kind == "split":
-        head += esc(f" (its sentences are now in {', '.join(map(str, pair.targets))})")
+        head += " " + element("span", esc(f"(its sentences are now in {', '.join(map(str, pair.targets))})"))
     if pair.forced:
-        head += esc(" [forced match, corpus/forced-matches.toml]")
+        head += " " + element("span", "[paired by hand]")
     if row.compared_prefix:
-        head += esc(" [one side is cut off in its source: compared on the common part]")
+        head += " " + element("span", "[one side is cut off in its source: compared on the common part]")
     parts = [element("div", head, class_="rk-row-head")]
     if row.diff is not None:
         parts.append(element("div", render_html(row.diff), class_="rk-diff", lang=lang))

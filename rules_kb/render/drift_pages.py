@@ -21,7 +21,7 @@ from rules_kb.compare.alignment import Scope
 from rules_kb.games import GAME_NAMES, GAMES, LANG_NAMES, LANGS, LANGS_FIRST
 from rules_kb.kb.ids import text_id
 from rules_kb.numbers import RuleNumber
-from rules_kb.render.html import Page, element, esc, link
+from rules_kb.render.html import Page, curated, element, esc, link
 from rules_kb.render.site_data import SiteData
 
 SOURCES = {"correspondence": "curated correspondence", "lag": "translation lag (explain)",
@@ -33,6 +33,7 @@ class Finding:
     source: str
     what: str
     texts: list[tuple[str, str, RuleNumber]] = field(default_factory=list)  # (lang, version, number)
+    meaning: str = ""  # a curated correspondence's meaning: hand-written English, shown as it is
 
 
 def drift_pages(site: SiteData) -> Iterator[Page]:
@@ -57,8 +58,8 @@ def findings(site: SiteData, game: str) -> dict[RuleNumber, list[Finding]]:
         claimed = c.old if c.old[0] == "en" else c.new
         found.setdefault(claimed[2], []).append(Finding(
             "correspondence", f"{LANG_NAMES[c.old[0]]} {c.old[2]} ({c.old[1]}) is the rule as it stood before the "
-            f"{c.change} change; it corresponds to {LANG_NAMES[c.new[0]]} {c.new[2]} ({c.new[1]}). {c.meaning}",
-            [c.old, c.new]))
+            f"{c.change} change; it corresponds to {LANG_NAMES[c.new[0]]} {c.new[2]} ({c.new[1]}).",
+            [c.old, c.new], c.meaning))
     for number in _bilingual(site, game):
         scope = Scope(rule=number)
         chains = version_chains(site.knowledge, game, scope)
@@ -114,8 +115,8 @@ def drift_page(site: SiteData, game: str) -> Page:
     for number, items in found.items():
         cells = {lang: list(dict.fromkeys(_text_link(site, path, game, lang, v, n) for f in items
                                           for (text_lang, v, n) in f.texts if text_lang == lang)) for lang in LANGS}
-        what = "".join(element("li", element("span", esc(SOURCES[f.source]), class_="rk-kind") + " " + esc(f.what))
-                       for f in items)
+        what = "".join(element("li", element("span", esc(SOURCES[f.source]), class_="rk-kind") + " " + esc(f.what)
+                               + (" " + curated(f.meaning) if f.meaning else "")) for f in items)
         rows.append(element("tr", "".join([
             element("td", link(path, links.rule_page(game, number), str(number))),
             element("td", element("ul", what)),

@@ -67,6 +67,12 @@ def link(page: str, target: str, label: str, **values: object) -> str:
     return element("a", esc(label), href=links.relative(page, target), **values)
 
 
+def curated(text: str) -> str:
+    """Prose the project wrote by hand in English (a correspondence's meaning, its evidence): shown
+    as it is in either interface language, so marked ``translate="no"`` for ``ui.js``."""
+    return element("span", esc(text), lang="en", translate="no")
+
+
 def copy_buttons(page: str, pinned: str | None, independent: str) -> str:
     """Copy-link controls (site.js copies the absolute URL of ``data-copy``)."""
     buttons = []

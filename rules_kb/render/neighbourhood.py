@@ -47,7 +47,7 @@ def neighbourhood_html(site: SiteData, path: str, game: str, number: RuleNumber)
             rows.append(element("div", element("span", esc(label), class_="rk-level-label") + shown + more,
                                 class_=f"rk-level rk-citations {cls}"))
     return element("h2", "Neighbourhood", id="neighbourhood") + element(
-        "div", "".join(rows), class_="rk-diagram", role="img",
+        "div", "".join(rows), class_="rk-diagram", role="group",
         aria_label=f"{number}: parent, siblings, children and citations")
 
 

@@ -15,7 +15,7 @@ from rules_kb import links
 from rules_kb.games import GAME_NAMES, GAMES
 from rules_kb.model import ParsedDocument, Residue, RuleText
 from rules_kb.numbers import RuleNumber
-from rules_kb.render.html import Page, element, esc, link, text_html
+from rules_kb.render.html import Page, curated, element, esc, link, text_html
 from rules_kb.render.rule_text import rule_text_html
 from rules_kb.render.site_data import SiteData
 
@@ -90,12 +90,15 @@ def _rule_links(site: SiteData, path: str, doc: ParsedDocument, lang: str, numbe
 
 def _provenance(site: SiteData, doc: ParsedDocument) -> str:
     meta = doc.meta
-    rows = [("kind", NOTICE_KINDS[meta.kind]), ("source", meta.source or "not recorded"),
-            ("URL", "not recorded in the manifest"), ("file", f"corpus/{meta.file}"),
-            ("dates", ", ".join(meta.dates) or "not recorded"), ("versions", ", ".join(meta.versions) or "none"),
-            ("languages", ", ".join(meta.languages)), ("sha256", meta.sha256), ("note", meta.note)]
+    # The provenance a reader can check (the bytes' digest, where they came from); not where the
+    # project keeps the file, which is no address of the reader's.
+    kept = element("span", esc(meta.source), translate="no") if meta.source else esc("not recorded")
+    rows = [("kind", esc(NOTICE_KINDS[meta.kind])), ("source", kept), ("URL", esc("not recorded in the manifest")),
+            ("dates", esc(", ".join(meta.dates) or "not recorded")),
+            ("versions", esc(", ".join(meta.versions) or "none")), ("languages", esc(", ".join(meta.languages))),
+            ("sha256", element("code", esc(meta.sha256))), ("note", curated(meta.note) if meta.note else "")]
     return element("table", element("tbody", "".join(
-        element("tr", element("th", esc(name)) + element("td", esc(value))) for name, value in rows if value)),
+        element("tr", element("th", esc(name)) + element("td", value)) for name, value in rows if value)),
         class_="rk-provenance")
 
 
@@ -125,7 +128,8 @@ def notice_page(site: SiteData, doc: ParsedDocument) -> Page:
             cites = []
             for raw in dict.fromkeys(item.cites):
                 cites.append(_rule_links(site, path, doc, lang, RuleNumber.parse(raw), None))
-            extra = element("div", esc("cites: ") + " | ".join(cites), class_="rk-note") if cites else ""
+            extra = element("div", element("span", "cites:") + " " + " | ".join(cites), class_="rk-note") \
+                if cites else ""
             marks = element("span", esc(" " + ", ".join(item.marks)), class_="rk-note") if item.marks else ""
             items.append(element("li", element("div", element("span", esc(item.kind), class_="rk-kind") + marks,
                                                class_="rk-row-head")
@@ -145,10 +149,10 @@ def notice_list(site: SiteData, game: str, path: str) -> str:
     for doc in docs:
         meta = doc.meta
         rows.append(element("tr", "".join([
-            element("td", esc(", ".join(meta.dates))),
+            element("td", ", ".join(element("span", esc(d), class_="rk-date") for d in meta.dates)),
             element("td", link(path, links.notice_page(game, meta.id), meta.id)),
             element("td", esc(NOTICE_KINDS[meta.kind])), element("td", str(len({r.number for r in doc.rules}))),
-            element("td", esc(meta.source))])))
+            element("td", element("span", esc(meta.source), translate="no"))])))
     head = element("tr", "".join(element("th", h) for h in ("date", "document", "kind", "rules printed", "source")))
     return (element("h2", "Change notices and commentary", id="notices")
             + element("table", element("thead", head) + element("tbody", "".join(rows)), class_="rk-notices"))

@@ -14,7 +14,7 @@ from rules_kb.games import LANG_NAMES
 from rules_kb.kb.ids import text_id
 from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
-from rules_kb.render.html import element, esc, link
+from rules_kb.render.html import curated, element, esc, link
 from rules_kb.render.site_data import SiteData
 
 
@@ -26,7 +26,7 @@ def rule_notices(site: SiteData, path: str, game: str, number: RuleNumber, texts
         return ""
     head = element("summary", element("strong", "The languages do not say the same rule here")
                    + esc(f" ({len(notices)} {'note' if len(notices) == 1 else 'notes'})"), class_="rk-notice-title")
-    return element("details", head + "".join(notices), class_="rk-mismatch", role="note")
+    return element("details", head + "".join(notices), class_="rk-mismatch")
 
 
 def _target(site: SiteData, path: str, game: str, lang: str, version: str, number: RuleNumber) -> str:
@@ -47,11 +47,13 @@ def _correspondences(site: SiteData, path: str, game: str, number: RuleNumber) -
         if old_number == number and new_number != number:
             out.append(element("p", esc(f"The {LANG_NAMES[old_lang]} text of {number} labelled {old_version} is "
                                         f"the rule as it stood before the {c.change} change; what it says is now ")
-                               + _target(site, path, game, new_lang, new_version, new_number) + esc(f". {c.meaning}")))
+                               + _target(site, path, game, new_lang, new_version, new_number) + ". "
+                               + curated(c.meaning)))
         if new_number == number and old_number != number:
             out.append(element("p", esc(f"The {LANG_NAMES[new_lang]} {number} ({new_version}) corresponds to the "
                                         f"pre-{c.change} ")
-                               + _target(site, path, game, old_lang, old_version, old_number) + esc(f". {c.meaning}")))
+                               + _target(site, path, game, old_lang, old_version, old_number) + ". "
+                               + curated(c.meaning)))
     return out
 
 
@@ -63,7 +65,8 @@ def _drift(site: SiteData, texts: list[RuleText]) -> list[str]:
             continue
         for _, _, data in graph.out_edges(text_id(text), data=True):
             if data.get("kind") == "translation" and data.get("drifted"):
-                out.append(element("p", esc(f"English and Japanese {text.version} differ in structure: "
-                                            f"{'; '.join(data['drift'])}.")))
+                notes = "; ".join(element("span", esc(note)) for note in data["drift"])
+                out.append(element("p", esc(f"English and Japanese {text.version} differ in structure:") + " "
+                                   + notes + "."))
                 break
     return list(dict.fromkeys(out))

@@ -29,7 +29,7 @@ from rules_kb.kb.ids import doc_id, rule_id, text_id
 from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.diffmarkup import render_html
-from rules_kb.render.html import Page, copy_buttons, dated_html, element, esc, link, release_date, text_html
+from rules_kb.render.html import Page, copy_buttons, curated, dated_html, element, esc, link, release_date, text_html
 from rules_kb.render.neighbourhood import neighbourhood_html
 from rules_kb.render.notice_pages import has_notice_page
 from rules_kb.render.rule_notices import rule_notices
@@ -327,7 +327,8 @@ def _documents(site: SiteData, path: str, game: str, number: RuleNumber) -> str:
         name = link(path, f"{links.notice_page(game, doc.document)}#{number}" if doc.kind == "changed_by"
                     else links.notice_page(game, doc.document), doc.document) \
             if has_notice_page(site, doc.document) else esc(doc.document)
-        text = esc(f"{label} ") + name + dated_html((f" ({doc.date})" if doc.date else "") + f": {meta.source}")
+        text = esc(f"{label} ") + name + dated_html(f" ({doc.date}):" if doc.date else ":") + " " + element(
+            "span", esc(meta.source), translate="no")
         pinned = [v for v in meta.versions if number in site.catalog.rules_in(game, meta.languages[0], v)]
         extra = "".join(" " + link(path, links.pinned_rule(game, meta.languages[0], v, number), f"as printed ({v})")
                         for v in pinned)
@@ -348,5 +349,6 @@ def _analogues(site: SiteData, path: str, game: str, number: RuleNumber) -> str:
         name = f"{GAME_NAMES[row.analogue_game]} {other}"
         target = link(path, links.rule_page(row.analogue_game, other), name) \
             if site.number_known(row.analogue_game, other) else esc(name)
-        items.append(element("li", target + dated_html(f" (Magic {', '.join(row.mtg_versions)}): {row.evidence}")))
+        versions = ", ".join(row.mtg_versions)
+        items.append(element("li", target + dated_html(f" (Magic {versions}):") + " " + curated(row.evidence)))
     return element("h2", "Analogue in the other game", id="analogue") + element("ul", "".join(items))

@@ -25,7 +25,8 @@ from rules_kb.kb.section_graph import rules_in_force
 from rules_kb.model import Section
 from rules_kb.numbers import RuleNumber
 from rules_kb.refs import SECTION_TAGS, find_infraction, find_references, find_section_references, name_key
-from rules_kb.render.html import Page, copy_buttons, element, esc, link, text_html
+from rules_kb.render.html import Page, copy_buttons, curated, element, esc, link, text_html
+from rules_kb.render.interface import LABELS
 from rules_kb.render.site_data import SiteData
 from rules_kb.visible import people_json
 
@@ -37,20 +38,6 @@ PENALTY_CLASSES = {
     "No Penalty": "none", "Caution": "caution", "注意": "caution", "Warning": "warning", "警告": "warning",
     "Game Loss": "game-loss", "ゲームの敗北": "game-loss", "Match Loss": "match-loss", "マッチの敗北": "match-loss",
     "Disqualification": "disqualification", "失格": "disqualification",
-}
-LABELS = {  # English, Japanese: the interface of these pages
-    "contents": ("Contents", "目次"), "versions": ("Versions", "版"),
-    "whole": ("Read the whole document (printable)", "全文を読む（印刷可）"),
-    "effective": ("effective {date}", "{date} 発効"), "newest": ("newest version", "最新の版"),
-    "older": ("older versions ({count})", "以前の版（{count}）"), "subsections": ("Subsections", "下位の項目"),
-    "cites": ("Cites", "引用している箇所"), "cited_by": ("Cited by", "引用されている箇所"),
-    "analogue": ("Counterpart in the other game", "もう一方のゲームの対応項目"),
-    "evidence": ("evidence", "根拠"), "differs": ("what differs", "相違点"),
-    "no_counterpart": ("no counterpart", "対応する項目なし"),
-    "penalty": ("Penalty", "ペナルティ"), "every_version": ("every version of this section", "この項目のすべての版"),
-    "cited_by_rules": ("Cited by tournament documents", "この規則を引用している大会文書"),
-    "as_of": ("as of {version}", "{version} 時点"),
-    "repeat": ("The document prints a second section {number}:", "この文書は {number} をもう一度使っています:"),
 }
 
 
@@ -249,7 +236,8 @@ def _link_html(page: str, item: SectionLink, ja: bool) -> str:
         where = " " + element("span", _ui("as_of", ja, version=item.version), class_="rk-date") if item.version else ""
         return element("a", esc(label), href=links.relative(page, item.path)) + where
     kind = document_kind(item.game, item.document)
-    return element("a", esc(f"{kind.short} {item.number} {item.title}".strip()), href=links.relative(page, item.path))
+    return element("a", esc(f"{kind.short} {item.number} {item.title}".strip()), href=links.relative(page, item.path),
+                   translate="no")  # a section's name in its document's words
 
 
 def _analogue_html(page: str, item: SectionLink, ja: bool) -> str:
@@ -257,7 +245,7 @@ def _analogue_html(page: str, item: SectionLink, ja: bool) -> str:
                      + element("span", esc(item.relation), class_="rk-kind"))]
     for key, value in (("evidence", item.evidence), ("differs", item.differs)):
         if value:
-            parts.append(element("p", element("span", _ui(key, ja), class_="rk-part-head") + ": " + esc(value)))
+            parts.append(element("p", element("span", _ui(key, ja), class_="rk-part-head") + ": " + curated(value)))
     return element("div", "".join(parts), class_="rk-analogue")
 
 

@@ -13,7 +13,7 @@ from rules_kb.ask.story import Story, explain_rule
 from rules_kb.games import GAME_NAMES, LANG_NAMES
 from rules_kb.kb.ids import rule_id
 from rules_kb.numbers import RuleNumber
-from rules_kb.render.html import Page, element, esc, link, text_html
+from rules_kb.render.html import Page, curated, element, esc, link, text_html
 from rules_kb.render.site_data import SiteData
 
 STORY_GAMES = ("dm",)
@@ -74,7 +74,9 @@ def _notices(site: SiteData, path: str, game: str, story: Story) -> list[str]:
         rules = ", ".join(_pinned(site, path, game, meta.languages[0], version, RuleNumber.parse(n))
                           for n in notice.rules)
         name = link(path, links.notice_page(game, notice.document), notice.document)
-        items.append(element("li", esc(f"{notice.date}: {meta.source} (") + name + esc(") prints ") + rules))
+        source = element("span", esc(meta.source), translate="no") if meta.source else ""
+        items.append(element("li", element("span", esc(notice.date or "undated"), class_="rk-date") + ": " + name
+                             + (f" ({source})" if source else "") + " " + element("span", "prints:") + " " + rules))
     return [element("h2", "Change notices", id="notices"), element("ul", "".join(items))]
 
 
@@ -86,11 +88,11 @@ def _correspondences(site: SiteData, path: str, game: str, story: Story) -> list
         old = _pinned(site, path, game, *c.old) + _quote(site, game, *c.old)
         new = _pinned(site, path, game, *c.new) + _quote(site, game, *c.new)
         rows.append(element("tr", element("td", old) + element("td", new)
-                            + element("td", esc(c.meaning) + element("p", esc(f"Evidence: {c.evidence}"),
-                                                                     class_="rk-note"))))
+                            + element("td", curated(c.meaning) + element(
+                                "p", element("span", "Evidence:") + " " + curated(c.evidence), class_="rk-note"))))
     head = element("tr", "".join(element("th", h) for h in ("before", "after", "what it means")))
-    intro = element("p", esc("Old and new texts that say the same rule across the rewrite (curated in "
-                             "corpus/correspondences.toml, each with its evidence)."))
+    intro = element("p", esc("Old and new texts that say the same rule across the rewrite, each with the evidence "
+                             "for the pairing (curated by hand)."))
     return [element("h2", "Before and after", id="correspondences"), intro,
             element("table", element("thead", head) + element("tbody", "".join(rows)), class_="rk-story-table")]
 
@@ -99,8 +101,8 @@ def _translations(site: SiteData, path: str, game: str, story: Story) -> list[st
     items = [element("li", esc(lag)) for lag in story.lags]
     for d in story.drift:
         number = RuleNumber.parse(d.number)
-        items.append(element("li", _pinned(site, path, game, "en", d.version, number)
-                             + esc(f": {'; '.join(d.drift)}")))
+        items.append(element("li", _pinned(site, path, game, "en", d.version, number) + ": "
+                             + "; ".join(element("span", esc(note)) for note in d.drift)))
     if not items:
         return []
     return [element("h2", "Translations", id="translations"), element("ul", "".join(items))]
@@ -112,7 +114,7 @@ def _commentary(site: SiteData, story: Story) -> list[str]:
     items = []
     for passage in story.commentary:
         meta = site.catalog.documents[passage.document].meta
-        items.append(element("li", text_html(passage.text) + element(
-            "span", esc(f" [{passage.document}, characters {passage.span[0]}–{passage.span[1]}]"),
+        items.append(element("li", element("span", text_html(passage.text), class_="rk-text") + " " + element(
+            "span", esc(f"[{passage.document}, characters {passage.span[0]}–{passage.span[1]}]"),
             class_="rk-note"), lang=meta.languages[0] if meta.languages else None))
     return [element("h2", "Commentary", id="commentary"), element("ul", "".join(items))]

@@ -208,7 +208,7 @@ def _version_page(site: SiteData, game: str, lang: str, label: str, path: str) -
         title = head[0].title or head[0].text if head else ""
         target = f"{links.chapter_page(game, lang, label, str(int(section) // 100))}#{section_anchor(section)}"
         items.append(element("li", link(path, target, section)
-                             + (" " + element("span", esc(title[:120]), lang=lang) if title else "")
+                             + (" " + element("span", esc(title[:120]), lang=lang, class_="rk-title") if title else "")
                              + f" ({len(numbers)})"))
     first = chapters_of(site, game, lang, label)[0][0]
     nav = [link(path, links.game_page(game), f"{GAME_NAMES[game]}: all versions"),
@@ -250,12 +250,12 @@ def game_pages(site: SiteData) -> Iterator[Page]:
                     element("td", dated_html(info.date or "")), element("td", esc(lang)), element("td", name),
                     element("td", esc(", ".join(KIND_LABEL.get(k, k) for k in sorted(info.kinds)))),
                     element("td", state), element("td", str(count))]))))
-        rows.sort(key=lambda r: (r[0], r[1]))
+        rows.sort(key=lambda r: (r[0], r[1]), reverse=True)  # newest first: today's release on top
         heads = TIMELINE_HEADS[file_dates]
         table = element("table", element("thead", element("tr", "".join(element("th", h) for h in heads)))
                         + element("tbody", "".join(r[2] for r in rows)), class_="rk-timeline")
         parts = [element("h1", esc(f"{GAME_NAMES[game]}: timeline")),
-                 element("p", esc("Every version the corpus knows of, oldest first. Partial versions (excerpts, "
+                 element("p", esc("Every version the corpus knows of, newest first. Partial versions (excerpts, "
                                   "change notices) say nothing about the rules they do not print.")),
                  element("p", esc(FILE_DATES_NOTE)) if file_dates else "",
                  extra_links(site, game, path), table, notice_list(site, game, path)]

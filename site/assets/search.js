@@ -569,7 +569,6 @@
   function renderHit(index, hit, position) {
     const item = element("li", "rk-hit");
     item.id = "rk-hit-" + position;
-    item.setAttribute("role", "option");
     const link = element("a", "rk-link");
     link.href = index.url(hit.url);
     link.append(element("span", "rk-number", hit.number), " ",
@@ -623,8 +622,11 @@
       const items = list.querySelectorAll(".rk-hit");
       if (!items.length) { selected = -1; return; }
       selected = Math.max(0, Math.min(items.length - 1, position));
-      items.forEach(function (item, k) { item.setAttribute("aria-selected", k === selected ? "true" : "false"); });
-      input.setAttribute("aria-activedescendant", items[selected].id);
+      // The chosen result is marked aria-current (its links are links: a list, not a listbox of options,
+      // since an option may hold no link); Enter in the box opens it, Tab reaches each of its links.
+      items.forEach(function (item, k) {
+        if (k === selected) item.setAttribute("aria-current", "true"); else item.removeAttribute("aria-current");
+      });
       items[selected].scrollIntoView({ block: "nearest" });
     }
 

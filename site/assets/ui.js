@@ -1,97 +1,113 @@
-// rules-kb: the interface in Japanese on the home page and the Duel Masters pages.
+// rules-kb: the interface in Japanese, on every page that is not Magic's alone.
 //
-// Most Duel Masters readers read Japanese first. The pages are built once, in English, so that
-// a reader without JavaScript and every test read the same HTML; here the interface's words
-// (labels, buttons, notices' titles, dates) are put into Japanese when the browser prefers
-// Japanese (navigator.languages) or the reader chose it with the header's switch (kept in
-// localStorage). Rule texts, examples, titles and diffs are source text and never touched.
-// Magic pages stay English. Prose that a table cannot translate comes in both languages in
-// the HTML (.rk-ui-ja / .rk-ui-en) and one of the two is shown.
+// Pages are built once, in English, so that a reader without JavaScript and every test read the
+// same HTML; here the interface's words (labels, buttons, notices, dates, the search's and the
+// link page's messages) are put into Japanese when the browser prefers Japanese
+// (navigator.languages) or the reader chose it with the header's switch (kept in localStorage).
+// The words come from one table, rules_kb/render/interface.py, written by the build as
+// assets/interface.js (window.rulesKbInterface): nothing is spelt twice. Source text (rule texts,
+// examples, titles, diffs, snippets) and whatever a page marks translate="no" are never touched.
+// Text a page script adds later (search results, the link page's output) is put into Japanese as
+// it arrives. Prose that a table cannot translate comes in both languages in the HTML
+// (.rk-ui-ja / .rk-ui-en) and one of the two is shown.
 (function () {
   "use strict";
 
+  const table = window.rulesKbInterface;
   const here = document.currentScript ? document.currentScript.src : null;
-  if (!here) return;
+  if (!here || !table) return;
   const root = new URL("../", here).href;
   const place = window.location.href.slice(root.length);
-  const home = place === "" || /^(index\.html)?([?#].*)?$/.test(place);
-  if (!home && place.indexOf("dm/") !== 0) return;
+  if (table.englishOnly.some(function (folder) { return place.indexOf(folder) === 0; })) return;
 
   const KEY = "rk-interface";
-  const WORDS = {
-    "Search": "検索", "Home": "ホーム", "Duel Masters": "デュエル・マスターズ", "Magic": "マジック",
-    "How to cite": "引用のしかた", "Link a note": "メモのリンク", "JSON API": "JSON API",
-    "copy rule link": "ルールのリンクをコピー", "copy pinned link": "この版のリンクをコピー",
-    "Duel Masters: all versions": "デュエル・マスターズ: すべての版", "all versions": "すべての版",
-    "The languages do not say the same rule here": "日本語と英語でこのルールの内容が異なります",
-    "Cites": "引用しているルール", "Cited by": "引用されている箇所", "nothing in the corpus cites it": "引用している箇所はありません",
-    "Analogue in the other game": "もう一方のゲームの対応ルール", "Renumbering trail": "番号の変遷",
-    "Change notices and commentary": "変更告知と解説", "English": "英語",
-    "partial": "部分", "complete": "完全", "change notice": "変更告知", "excerpt": "抜粋",
-    "mentioned only": "言及のみ", "contents only": "目次のみ", "complete rulebook": "ルールブック全体",
-    "commentary": "解説", "rulings": "裁定", "date": "日付", "kind": "種類", "lang": "言語", "version": "版",
-    "rules": "ルール数", "complete?": "完全?", "cut off in its source document": "出典の文書で途中までしかありません",
-    "compare any two versions": "任意の2つの版を比較", "translation drift": "翻訳のずれ",
-    "editorial": "表現のみ", "substantive": "内容の変更", "added": "追加", "removed": "削除",
-    "renumbered": "番号変更", "moved": "移動", "split": "分割", "unchanged": "変更なし",
-    "hide editorial changes": "表現のみの変更を隠す", "what's new": "新着",
-    "Duel Masters: timeline": "デュエル・マスターズ: 年表", "Atom feed of releases": "改定の Atom フィード",
-    "change notices and commentary": "変更告知と解説",
-    "Every version the corpus knows of, oldest first. Partial versions (excerpts, change notices) say nothing about the rules they do not print.":
-      "コーパスにあるすべての版(古い順)。部分的な版(抜粋、変更告知)は、載せていないルールについて何も述べていません。",
-  };
-  const KIND = function (kind) { return WORDS[kind] || kind; };
-  const PATTERNS = [
-    [/^\((\d+) notes?\)$/, function (m) { return "（注記 " + m[1] + " 件）"; }],
-    [/^older versions \((\d+)\)$/, function (m) { return "以前の版（" + m[1] + "）"; }],
-    [/^changes from (.+) \((\w+)\)$/, function (m) { return m[1] + " からの変更（" + KIND(m[2]) + "）"; }],
-    [/^(.+)からの変更 \((\w+)\)$/, function (m) { return m[1] + " からの変更（" + KIND(m[2]) + "）"; }],
-    [/^Duel Masters (.+)$/, function (m) { return "デュエル・マスターズ " + m[1]; }],
-    [/^compare (\S+)\.\.(\S+) \(newest\)$/, function (m) { return m[1] + " と最新の " + m[2] + " を比較"; }],
-    [/^what's new in (\w+) (.+)$/, function (m) { return m[2] + " の新着(" + m[1] + ")"; }],
-    [/^diff page (\S+)$/, function (m) { return "差分ページ " + m[1]; }],
-    [/^the story of (\d+)$/, function (m) { return m[1] + " の経緯"; }],
-    [/^search: (.+)$/, function (m) { return "検索: " + m[1]; }],
-    [/^as printed \((.+)\)$/, function (m) { return "印刷どおり（" + m[1] + "）"; }],
-    [/^contents \((.+)\)$/, function (m) { return "目次（" + m[1] + "）"; }],
-    [/^read it from the start \(a page per chapter, printable\)$/, function () { return "最初から読む（章ごと、印刷可）"; }],
-    [/^this version's permalink: (.+)$/, function (m) { return "この版の固定リンク: " + m[1]; }],
-  ];
+  const WORDS = table.words;
+  const PATTERNS = table.patterns.map(function (p) { return [new RegExp(p[0]), p[1]]; });
   const DATE = /(\d{4})-(\d{2})-(\d{2})/g;
-  const SOURCE = ".rk-text, .rk-example, .rk-title, .rk-diff, .rk-snippet, code, pre, script, style, .rk-ui-switch";
+  const ATTRIBUTES = ["title", "aria-label", "placeholder"];
   const original = new WeakMap();  // text node → its English
+  const originalAttributes = new WeakMap();  // element → {attribute: its English}
+
+  function date(text) {
+    return text.replace(DATE, function (_, y, mo, d) { return y + "年" + Number(mo) + "月" + Number(d) + "日"; });
+  }
+  function word(text) { return text === undefined ? "" : (WORDS[text] === undefined ? text : WORDS[text]); }
+  // A template's value: as it is, a word of the table, a date, a list of words ("a, b"), or a text of its own.
+  const HOW = {
+    word: word,
+    date: date,
+    words: function (value) { return value.split(", ").map(function (part) { return phrase(part) || part; }).join("、"); },
+    text: function (value) { return phrase(value) || value; },
+  };
+  function fill(template, m) {
+    return template.replace(/\{(\d+)(?::(\w+))?\}/g, function (_, i, how) {
+      const value = m[Number(i)];
+      if (value === undefined) return "";
+      return how ? HOW[how](value) : value;
+    }).trim();
+  }
+
+  // The Japanese of a whole interface text (a word, a pattern, or a list of them), or undefined.
+  function phrase(trimmed) {
+    let out = WORDS[trimmed];
+    for (let i = 0; out === undefined && i < PATTERNS.length; i++) {
+      const m = PATTERNS[i][0].exec(trimmed);
+      if (m) out = fill(PATTERNS[i][1], m);
+    }
+    if (out === undefined && trimmed.indexOf(", ") > 0) {
+      const parts = trimmed.split(", ").map(function (part) { return WORDS[part] === undefined ? phrase(part) : WORDS[part]; });
+      if (parts.every(function (part) { return part !== undefined; })) out = parts.join("、");
+    }
+    return out;
+  }
 
   function japanese(text, dated) {
     const trimmed = text.trim();
     if (!trimmed) return text;
-    let out = WORDS[trimmed];
-    for (let i = 0; out === undefined && i < PATTERNS.length; i++) {
-      const m = PATTERNS[i][0].exec(trimmed);
-      if (m) out = PATTERNS[i][1](m);
-    }
-    if (out === undefined && dated) {
-      out = trimmed.replace(DATE, function (_, y, mo, d) { return y + "年" + Number(mo) + "月" + Number(d) + "日"; });
-    }
+    let out = phrase(trimmed);
+    if (out === undefined && dated) out = date(trimmed);
     return out === undefined ? text : text.replace(trimmed, out);
+  }
+
+  function translateText(node, language) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest(table.source)) return;
+    if (!original.has(node)) original.set(node, node.nodeValue);
+    const english = original.get(node);
+    const shown = language === "ja" ? japanese(english, !!parent.closest(".rk-date")) : english;
+    if (node.nodeValue !== shown) node.nodeValue = shown;
+  }
+
+  function translateAttributes(element, language) {
+    if (element.closest(table.source)) return;
+    ATTRIBUTES.forEach(function (name) {
+      if (!element.hasAttribute(name)) return;
+      const kept = originalAttributes.get(element) || {};
+      if (!(name in kept)) kept[name] = element.getAttribute(name);
+      originalAttributes.set(element, kept);
+      const shown = language === "ja" ? japanese(kept[name], false) : kept[name];
+      if (element.getAttribute(name) !== shown) element.setAttribute(name, shown);
+    });
+  }
+
+  function translate(top, language) {
+    if (top.nodeType === Node.TEXT_NODE) { translateText(top, language); return; }
+    if (top.nodeType !== Node.ELEMENT_NODE) return;
+    const walker = document.createTreeWalker(top, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) translateText(node, language);
+    translateAttributes(top, language);
+    top.querySelectorAll("[title], [aria-label], [placeholder]").forEach(function (e) { translateAttributes(e, language); });
   }
 
   function apply(language) {
     document.documentElement.lang = language === "ja" ? "ja" : "en";
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const parent = node.parentElement;
-      if (!parent || parent.closest(SOURCE)) continue;
-      if (!original.has(node)) original.set(node, node.nodeValue);
-      const english = original.get(node);
-      node.nodeValue = language === "ja" ? japanese(english, !!parent.closest(".rk-date")) : english;
-    }
+    translate(document.body, language);
     document.querySelectorAll(".rk-ui-ja").forEach(function (e) { e.hidden = language !== "ja"; });
     document.querySelectorAll(".rk-ui-en").forEach(function (e) { e.hidden = language === "ja"; });
-    if (toggle) {
-      toggle.textContent = language === "ja" ? "English" : "日本語";
-      toggle.setAttribute("lang", language === "ja" ? "en" : "ja");
-      toggle.title = language === "ja" ? "Show the interface in English" : "表示を日本語にする";
-    }
+    const leads = table.switch[language === "ja" ? "ja" : "en"];  // to the other language
+    toggle.textContent = leads.label;
+    toggle.setAttribute("lang", leads.lang);
+    toggle.title = leads.title;
   }
 
   function preferred() {
@@ -114,5 +130,11 @@
     apply(current);
   });
   apply(current);
-  document.addEventListener("rk-copy-buttons", function () { apply(current); });
+  // What a page's script adds afterwards (results, messages, a chapter drawn from JSON), as it arrives.
+  new MutationObserver(function (records) {
+    if (current !== "ja") return;
+    records.forEach(function (record) {
+      record.addedNodes.forEach(function (node) { translate(node, current); });
+    });
+  }).observe(document.body, { childList: true, subtree: true });
 })();

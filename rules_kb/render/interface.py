@@ -1,0 +1,302 @@
+"""The site's interface in Japanese: one table, written once, for the page generators and ``ui.js``.
+
+Pages are built once, in English, so a reader without JavaScript and every test read the same
+HTML. For a Japanese reader ``site/assets/ui.js`` puts the interface's words into Japanese in the
+browser, from this table, which the build writes as ``assets/interface.js``; a generator that
+needs both languages in its HTML (a Japanese document's pages) takes them from ``LABELS`` here.
+Source text (rule texts, examples, titles, diffs, snippets) and anything marked
+``translate="no"`` (identifiers, curated English prose, a language's own name) is never touched.
+
+``WORDS`` are whole interface strings. ``PATTERNS`` are sentences with values in them: a regular
+expression written so that Python and JavaScript read it alike, and a Japanese template where
+``{1}`` is a group as it is, ``{1:word}`` a group looked up in ``WORDS``, ``{1:words}`` a list
+("a, b") of them, ``{1:text}`` a group translated as a text of its own and ``{1:date}`` a date
+written the Japanese way. The first pattern that matches wins: the specific ones come first.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rules_kb.assemble.knowledge import Knowledge
+from rules_kb.files import replace_file
+from rules_kb.visible import people_json
+
+SCRIPT = "assets/interface.js"
+# What the interface never translates: source text, and what a page marks as not for translation.
+SOURCE = (".rk-text, .rk-example, .rk-title, .rk-diff, .rk-snippet, .rk-excerpt, blockquote, code, pre, script, style, "
+          ".rk-ui-switch, [translate=no]")
+# Folders whose every page is about Magic alone, whose sources are English: their interface stays English.
+ENGLISH_ONLY = ("mtg/",)
+
+# Interface texts of more than a few words, kept apart so the table reads.
+_TIMELINE = ("Every version the corpus knows of, newest first. Partial versions (excerpts, change notices) say "
+             "nothing about the rules they do not print.")
+_COMPARE = ("Choose any two versions: the rules are fetched from the JSON API and compared here, in your browser. "
+            "Rules are paired by number, so a renumbered rule shows as removed and added (the diff pages of "
+            "adjacent versions align renumberings). Changed text is marked word by word in English and at "
+            "script boundaries in Japanese (runs of kanji, hiragana, katakana or Latin letters). The address "
+            "keeps the choice, so it can be pasted into a note.")
+_DRIFT = ("Where a translation's version label claims one thing and its text says another: an English text "
+          "labelled with a recent version that still states the rules as they were before a change, or the two "
+          "languages of one version that differ in structure. Each row links both texts (pinned to their "
+          "versions) and the rule page.")
+_STORY = ("Old and new texts that say the same rule across the rewrite, each with the evidence for the pairing "
+          "(curated by hand).")
+
+WORDS: dict[str, str] = {
+    # the header, the nav, the buttons every rule carries
+    "Search": "検索", "Home": "ホーム", "Duel Masters": "デュエル・マスターズ", "Magic": "マジック",
+    "Magic: The Gathering": "マジック:ザ・ギャザリング", "Skip to content": "本文へ移動",
+    "How to cite": "引用のしかた", "Link a note": "メモのリンク", "JSON API": "JSON API",
+    "Search the rules": "ルールを検索", "Search the rules / ルールを検索": "ルールを検索",
+    "Search the site": "サイト内を検索",
+    "Link a judge note": "ジャッジのメモをリンクする", "How to cite a rule": "ルールの引用のしかた",
+    "copy rule link": "ルールのリンクをコピー", "copy pinned link": "この版のリンクをコピー",
+    "copy this version's permalink": "この版の固定リンクをコピー",
+    "copy the version-independent permalink": "版によらない固定リンクをコピー",
+    "English": "英語", "Japanese": "日本語", "en": "英語", "ja": "日本語",
+    # rule pages
+    "Duel Masters: all versions": "デュエル・マスターズ: すべての版", "all versions": "すべての版",
+    "The languages do not say the same rule here": "日本語と英語でこのルールの内容が異なります",
+    "Cites": "引用しているルール", "Cited by": "引用されている箇所",
+    "nothing in the corpus cites it": "引用している箇所はありません",
+    "Analogue in the other game": "もう一方のゲームの対応ルール", "Renumbering trail": "番号の変遷",
+    "Change notices and commentary": "変更告知と解説", "Neighbourhood": "周辺のルール",
+    "cites": "引用", "cited by": "被引用", "unresolved: no such rule in the corpus": "未解決: コーパスにないルール",
+    "Cited by tournament documents": "この規則を引用している大会文書",
+    # versions, kinds, timelines
+    "partial": "部分", "complete": "完全", "change notice": "変更告知", "excerpt": "抜粋",
+    "mentioned only": "言及のみ", "contents only": "目次のみ", "complete rulebook": "ルールブック全体",
+    "dated paragraphs": "日付つきの段落", "commentary": "解説", "rulings": "裁定",
+    "date": "日付", "kind": "種類", "lang": "言語", "version": "版",
+    "rules": "ルール", "complete?": "完全?", "cut off in its source document": "出典の文書で途中までしかありません",
+    "compare any two versions": "任意の2つの版を比較", "translation drift": "翻訳のずれ",
+    "editorial": "表現のみ", "substantive": "内容の変更", "added": "追加", "removed": "削除",
+    "renumbered": "番号変更", "moved": "移動", "split": "分割", "unchanged": "変更なし",
+    "renumbered-reference": "参照番号のみ変更", "changed": "変更", "no change": "変更なし",
+    "hide editorial changes": "表現のみの変更を隠す", "what's new": "新着",
+    "Duel Masters: timeline": "デュエル・マスターズ: 年表", "Atom feed of releases": "改定の Atom フィード",
+    "change notices and commentary": "変更告知と解説", _TIMELINE:
+        "コーパスにあるすべての版(新しい順)。部分的な版(抜粋、変更告知)は、載せていないルールについて何も述べていません。",
+    "document": "文書", "rules printed": "掲載ルール数", "source": "出典",
+    # diff pages, what's new, compare
+    "compare in the browser": "ブラウザで比較", "Changed chapters": "変更のあった章", "every change": "すべての変更",
+    "Atom feed": "Atom フィード", "diff": "差分", "every version": "すべての版",
+    "Nothing changed in substance.": "内容の変更はありません。", "nothing changed": "変更なし",
+    "no rules in common": "共通のルールなし", "undated": "日付なし", "same": "同じ",
+    "partial version: a rule absent here is unknown, not removed":
+        "部分的な版: ここにないルールは不明で、削除ではありません",
+    "[paired by hand]": "［手作業で対応づけ］",
+    "[one side is cut off in its source: compared on the common part]": "［片方は出典で途中まで: 共通部分で比較］",
+    "Duel Masters: compare any two versions": "デュエル・マスターズ: 任意の2つの版を比較",
+    _COMPARE: "任意の2つの版を選んでください。ルールは JSON API から読み込み、このブラウザの中で比較します。"
+              "ルールは番号で"
+              "対応づけるので、番号の変わったルールは削除と追加に見えます(隣り合う版の差分ページは番号の変更を"
+              "対応づけます)。変わった文は、英語では単語ごとに、日本語では文字の種類(漢字、ひらがな、カタカナ、"
+              "ラテン文字の並び)の境目ごとに示します。アドレスに選択が残るので、メモに貼り付けられます。",
+    "language": "言語", "old": "旧", "new": "新", "compare": "比較",
+    "copy link to this comparison": "この比較のリンクをコピー",
+    "choose two versions": "2つの版を選んでください",
+    "This pair also has a diff page, with renumbered rules aligned and editorial changes marked:":
+        "この組み合わせには差分ページもあります(番号の変わったルールを対応づけ、表現のみの変更に印つき):",
+    "The comparison runs in the browser and needs JavaScript; rules-kb diff compares any two versions on the "
+    "command line.": "比較はブラウザの中で動くため JavaScript が必要です。"
+                     "コマンドラインでは rules-kb diff で任意の2つの版を比較できます。",
+    # drift
+    "Duel Masters: translation drift": "デュエル・マスターズ: 翻訳のずれ", _DRIFT:
+        "翻訳の版ラベルが示すことと本文が述べることの食い違い: "
+        "新しい版のラベルがついていながら改定前のルールを述べている英文や、"
+        "同じ版の2つの言語で構成が違うもの。各行は両方の文(版を固定)とルールのページにリンクしています。",
+    "rule": "ルール", "what": "内容", "curated correspondence": "手作業の対応づけ",
+    "translation lag (explain)": "翻訳の遅れ", "structure differs (graph)": "構成の違い(グラフ)",
+    # story pages
+    "timeline": "年表", "Change notices": "変更告知", "Before and after": "改定の前と後",
+    "before": "改定前", "after": "改定後", "what it means": "意味", "Translations": "翻訳",
+    "Commentary": "解説", "What the corpus does not hold": "コーパスにないもの",
+    _STORY: "書き換えの前後で同じルールを述べている新旧の文(手作業で対応づけ、それぞれに根拠つき)。",
+    "prints:": "掲載:", "Evidence:": "根拠:",
+    # notice pages
+    "Entries, in the document's order": "項目(文書の順)", "nothing but page chrome": "ページの飾りのみ",
+    "not recorded": "記録なし", "not recorded in the manifest": "マニフェストに記録なし", "none": "なし",
+    "URL": "URL", "dates": "日付", "versions": "版", "languages": "言語", "sha256": "sha256", "note": "注記",
+    "prose": "本文", "heading": "見出し", "example": "例", "cites:": "引用:",
+    # what a notice prints besides rules: its residue's kinds and marks (sources/)
+    "table": "表", "meta": "メタ情報", "faq": "よくある質問", "ruling": "裁定", "editions": "版の一覧", "tag": "タグ",
+    "ordered": "番号つきの項目", "footnote": "脚注", "header": "ヘッダー", "footer": "フッター",
+    "Duel Masters: all versions and notices": "デュエル・マスターズ: すべての版と告知",
+    # search
+    "every game": "すべてのゲーム", "every language": "すべての言語", "Game": "ゲーム", "Language": "言語",
+    "Results": "結果", "more results": "さらに表示", "nothing found": "見つかりません",
+    # the link page
+    "Note": "メモ", "Format": "形式", "Pin version": "版を固定", "or as of": "または日付", "Base URL": "ベース URL",
+    "Link": "リンク", "Copy result": "結果をコピー", "Audit against today's rules": "今日のルールと照合",
+    "Linked note": "リンクしたメモ", "from each reference's tag": "各参照のタグから",
+    "Plain text (footnotes)": "プレーンテキスト(脚注)",
+    # tournament documents
+    "Contents": "目次", "Versions": "版", "Penalty": "ペナルティ",
+    # the 404 page
+    "404 - Not found": "404 - ページが見つかりません",
+}
+
+PATTERNS: tuple[tuple[str, str], ...] = (
+    (r"^\((\d+) notes?\)$", "（注記 {1} 件）"),
+    (r"^older versions \((\d+)\)$", "以前の版（{1}）"),
+    (r"^changes from (.+) \(([\w-]+)\)$", "{1} からの変更（{2:word}）"),
+    (r"^(.+)からの変更 \(([\w-]+)\)$", "{1} からの変更（{2:word}）"),
+    (r"^(.+): what's new$", "{1:text}: 新着"),
+    (r"^Magic: The Gathering (\S+)$", "マジック:ザ・ギャザリング {1}"),
+    (r"^compare (\S+)\.\.(\S+) \(newest\)$", "{1} と最新の {2} を比較"),
+    (r"^what's new in (\w+) (.+)$", "{2} の新着({1:word})"),
+    (r"^diff page (\S+)$", "差分ページ {1}"),
+    (r"^the story of (\d+)$", "{1} の経緯"),
+    (r"^search: (.+)$", "検索: {1}"),
+    (r"^as printed \((.+)\)$", "印刷どおり（{1}）"),
+    (r"^contents \((.+)\)$", "目次（{1}）"),
+    (r"^contents of (\S+)$", "{1} の目次"),
+    (r"^glossary of (\S+)$", "{1} の用語集"),
+    (r"^read it from the start \(a page per chapter, printable\)$", "最初から読む（章ごと、印刷可）"),
+    (r"^this version's permalink: (.+)$", "この版の固定リンク: {1}"),
+    (r"^(\d{4}-\d{2}-\d{2}), ([^;]+); from ([^;]+); (\d+) (?:rules|ルール数)$",
+     "{1:date}、{2:words}。出典 {3}。{4} ルール"),
+    (r"^(\d{4}-\d{2}-\d{2}), ([^;]+); from ([^;]+)$", "{1:date}、{2:words}。出典 {3}"),
+    (r"^(\d+) (editorial|substantive|unchanged|added|removed|moved|split|renumbered|renumbered-reference|changed)$",
+     "{2:word} {1}"),
+    (r"^: (.+)$", ": {1:text}"),
+    # the neighbourhood (render/neighbourhood.py)
+    (r"^(\d\S*): parent, siblings, children and citations$", "{1}: 親、兄弟、子と引用"),
+    (r"^… (\d+) more$", "… ほか {1} 件"),
+    # a language's rule in one version: "日本語 507.2a (2021-09-07)"
+    (r"^(English|日本語) (\S+) \((\S+)\)$", "{1:word} {2} ({3})"),  # a link's words: ASCII brackets
+    (r"^\(Magic (.+)\):$", "（マジック {1}）:"),
+    (r"^(change notice|commentary)$", "{1:word}"),
+    (r"^\((\d{4}-\d{2}-\d{2})\):$", "（{1:date}）:"),
+    # rule notices (render/rule_notices.py) and the drift page
+    (r"^The (English|日本語) text of (\S+) labelled (\S+) is the rule as it stood before the (\S+) change; "
+     r"what it says is now$", "{1:word}の {2}（{3}）は {4:date} の改定前のルールです。その内容は現在"),
+    (r"^The (English|日本語) (\S+) \((\S+)\) corresponds to the pre-(\S+)$",
+     "{1:word}の {2}（{3}）は、{4:date} の改定前の次のルールに対応します:"),
+    (r"^(English|日本語) (\S+) \((\S+)\) is the rule as it stood before the (\S+) change; it corresponds to "
+     r"(English|日本語) (\S+) \((\S+)\)\.$",
+     "{1:word}の {2}（{3}）は {4:date} の改定前のルールで、{5:word}の {6}（{7}）に対応します。"),
+    (r"^(English|Japanese) and (English|Japanese) (\S+) differ in structure:$",
+     "{3} の{1:word}と{2:word}は構成が異なります:"),
+    (r"^(English|Japanese) and (English|Japanese) (\S+): (.+)$", "{3} の{1:word}と{2:word}: {4:text}"),
+    (r"^children differ: only in English (.+); only in Japanese (.+)$",
+     "子ルールが異なります: 英語のみ {1:word}、日本語のみ {2:word}"),
+    (r"^citations differ: English cites (.+); Japanese cites (.+)$",
+     "引用が異なります: 英語は {1:word}、日本語は {2:word} を引用"),
+    (r"^(English|Japanese|en|ja) (\S+) \((\S+)\) only retouched (?:English|Japanese|en|ja) (\S+) \((\S+)\) "
+     r"across the (.+) change \((\d+) editorial, (\d+) unchanged, nothing of substance\): it still states the "
+     r"rules as they were before (\S+)\.$",
+     "{1:word} {2}（{3}）は {4}（{5}）から {6:date} の改定をまたいで表現を直しただけです（表現のみ {7}、"
+     "変更なし {8}、内容の変更なし）。{9:date} より前のルールのままです。"),
+    (r"^(\d+) rules: (\d+) with a curated correspondence, (\d+) with a translation lag \(explain\), (\d+) with a "
+     r"structure differs \(graph\) \((\d+) rules have texts in both languages\)\.$",
+     "{1} ルール: 手作業の対応づけ {2}、翻訳の遅れ {3}、構成の違い {4}（両方の言語の文があるルールは {5}）。"),
+    # diff pages (render/diff_pages.py)
+    (r"^\(text ([\w-]+), similarity ([\d.]+)\)$", "（本文: {1:word}、類似度 {2}）"),
+    (r"^\(its sentences are now in (.+)\)$", "（その文は現在 {1} にあります）"),
+    (r"^(\d+) rules only in (\S+) and (\d+) only in (\S+) are unknown in the other \(a partial version\)$",
+     "{2} だけのルール {1} 件と {4} だけのルール {3} 件は、もう一方では不明です(部分的な版)"),
+    # what's new (render/whats_new_pages.py)
+    (r"^undated · against (\S+) ·$", "日付なし · {1} との比較 ·"),
+    (r"^(\S+) · against (\S+) ·$", "{1:date} · {2} との比較 ·"),
+    (r"^(\d+) changes? in substance listed below \((.+)\); editorial changes and renumbered references are on "
+     r"the diff page\.$",
+     "内容の変更 {1} 件を下に示します（{2:words}）。表現のみの変更と参照番号の変更は差分ページにあります。"),
+    (r"^(\S+) is a partial version: only the rules both hold are compared$",
+     "{1} は部分的な版です: 両方にあるルールだけを比較しています"),
+    (r"^Changed in substance \((\d+)\)$", "内容の変更（{1}）"),
+    (r"^Added \((\d+)\)$", "追加（{1}）"), (r"^Removed \((\d+)\)$", "削除（{1}）"),
+    (r"^Split \((\d+)\)$", "分割（{1}）"),
+    (r"^Moved, with a change in substance \((\d+)\)$", "移動と内容の変更（{1}）"),
+    # story pages (render/story_pages.py)
+    (r"^(.+) (\d+): what changed and what it means$", "{1:word} {2}: 何が変わり、何を意味するか"),
+    (r"^every version of (\S+)$", "{1} のすべての版"),
+    (r"^\[(\S+), characters (\d+)–(\d+)\]$", "［{1}、{2}–{3} 文字目］"),
+    (r"^No Japanese text of (?:rule|section) (\S+) from before the (\S+) change \((.+)\) is in the corpus; "
+     r"the older structure survives only in the English translation \((.+)\)\.$",
+     "{2:date} の改定より前の {1} の日本語の文はコーパスにありません（{3}）。"
+     "古い構成は英訳（{4}）にだけ残っています。"),
+    (r"^No Japanese text of (?:rule|section) (\S+) from before the (\S+) change \((.+)\) is in the corpus\.$",
+     "{2:date} の改定より前の {1} の日本語の文はコーパスにありません（{3}）。"),
+    # notice pages (render/notice_pages.py)
+    (r"^(.+) (change notice|rulings|commentary): (\S+) \((.+)\)$", "{1:word} {2:word}: {3}（{4}）"),
+    (r"^(.+) (change notice|rulings|commentary): (\S+)$", "{1:word} {2:word}: {3}"),
+    (r"^rule text, version (\S+)$", "ルール本文、版 {1}"),
+    (r"^(\S+): every version$", "{1}: すべての版"),
+    (r"^before: (\S+)$", "前: {1}"),
+    (r"^after: (\S+)$", "後: {1}"),
+    (r"^as printed here: (\S+)$", "この文書での掲載: {1}"),
+    (r"^unresolved: no rule (\S+) in any version of (\w+) in the corpus$",
+     "未解決: コーパスのどの版にも {1} はありません"),
+    # search (site/assets/search.js)
+    (r"^(\d+) results?$", "{1} 件"),
+    (r"^was (\S+) until (\S+)$", "{2:date} まで {1}"),
+    (r"^also in$", "ほかの版:"),
+    (r"^, (\d+) releases$", "、{1} 版"),
+    (r"^too common to search for alone: (.+)$", "ありふれていて単独では検索できません: {1}"),
+    (r"^nothing found; nearest terms: (.+)$", "見つかりません。近い語: {1}"),
+    (r"^did you mean (.+)\? showing it$", "もしかして {1}? その結果を表示"),
+    (r"^no text has (.+); showing (.+)$", "{1} を含む文はありません。{2} を表示"),
+    (r"^(Duel Masters|Magic) · (.+)$", "{1:word} · {2}"),
+    # the link page (site/assets/link.js)
+    (r"^(\d+) linked, (\d+) left unlinked$", "{1} 件リンク、{2} 件は未リンク"),
+    (r"^(\d+) citations: (.+)$", "引用 {1} 件: {2}"),
+    # compare (site/assets/compare.js)
+    (r"^loading (\S+) and (\S+) …$", "{1} と {2} を読み込み中 …"),
+    (r"^(\d+) changed, (\d+) added, (\d+) removed, (\d+) unchanged(?: \(rules (\S+)\))?$",
+     "変更 {1}、追加 {2}、削除 {3}、変更なし {4} {5}"),
+    (r"^(\w+): (\S+) → (\S+)$", "{1:word}: {2} → {3}"),
+    # last: a page's title that is the game's name and what follows it, once nothing above matched
+    (r"^Duel Masters (English|日本語) ([^:]+)$", "デュエル・マスターズ {1:word} {2}"),
+    (r"^Duel Masters (English|日本語) ([^:]+): (.+)$", "デュエル・マスターズ {1:word} {2}: {3}"),
+    (r"^Duel Masters ([^:]+)$", "デュエル・マスターズ {1:words}"),
+    (r"^Duel Masters ([^:]+): (\S+) → (\S+)$", "デュエル・マスターズ {1:words}: {2} → {3}"),
+    (r"^Duel Masters ([^:]+): ([^:]+)$", "デュエル・マスターズ {1:words}: {2}"),
+)
+
+# The header's switch, in the language it leads to: shown while the interface is in the other one.
+SWITCH: dict[str, dict[str, str]] = {
+    "en": {"label": "日本語", "lang": "ja", "title": "表示を日本語にする"},
+    "ja": {"label": "English", "lang": "en", "title": "Show the interface in English"},
+}
+
+# Labels a generator writes in both languages (``.rk-ui-en`` / ``.rk-ui-ja``) for a page whose
+# document is Japanese: English, Japanese, with ``{name}`` values filled in by the generator.
+LABELS: dict[str, tuple[str, str]] = {
+    "contents": ("Contents", "目次"), "versions": ("Versions", "版"),
+    "whole": ("Read the whole document (printable)", "全文を読む（印刷可）"),
+    "effective": ("effective {date}", "{date} 発効"), "newest": ("newest version", "最新の版"),
+    "older": ("older versions ({count})", "以前の版（{count}）"), "subsections": ("Subsections", "下位の項目"),
+    "cites": ("Cites", "引用している箇所"), "cited_by": ("Cited by", "引用されている箇所"),
+    "analogue": ("Counterpart in the other game", "もう一方のゲームの対応項目"),
+    "evidence": ("evidence", "根拠"), "differs": ("what differs", "相違点"),
+    "no_counterpart": ("no counterpart", "対応する項目なし"),
+    "penalty": ("Penalty", "ペナルティ"), "every_version": ("every version of this section", "この項目のすべての版"),
+    "cited_by_rules": ("Cited by tournament documents", "この規則を引用している大会文書"),
+    "as_of": ("as of {version}", "{version} 時点"),
+    "repeat": ("The document prints a second section {number}:", "この文書は {number} をもう一度使っています:"),
+}
+
+
+def interface_table() -> dict[str, object]:
+    """What ``ui.js`` reads: the words, the patterns, what is never translated, where English stays."""
+    return {"words": WORDS, "patterns": [list(p) for p in PATTERNS], "source": SOURCE,
+            "englishOnly": list(ENGLISH_ONLY), "switch": SWITCH}
+
+
+def interface_script() -> str:
+    """The table as a script assigning ``window.rulesKbInterface`` (same bytes every build)."""
+    body = people_json(interface_table(), sort_keys=True, indent=0)
+    return f"// Generated by rules_kb.render.interface; do not edit.\nwindow.rulesKbInterface = {body};\n"
+
+
+def write_interface_script(knowledge: Knowledge, folder: Path) -> None:
+    """Write ``assets/interface.js`` into the built site (the knowledge is not needed: the table is code)."""
+    del knowledge
+    target = folder / SCRIPT
+    target.parent.mkdir(parents=True, exist_ok=True)
+    text = interface_script()
+    replace_file(target, lambda out: out.write(text), 0o644)
