@@ -7,6 +7,7 @@ and reading JSON runs no code. A record that does not fit the expected shape rai
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING
@@ -38,6 +39,14 @@ def _number_of(raw: str) -> RuleNumber:
     return RuleNumber.parse(raw)
 
 
+def _shared(value: str | None) -> str | None:
+    """One string object for every equal string read back: 116 near-identical Magic releases
+    repeat most texts, titles and definitions, and every record its game, language, version,
+    date and document, each a new object from ``json.loads``; ``sys.intern`` keeps one while any
+    record holds it (hundreds of megabytes at the whole history)."""
+    return None if value is None else sys.intern(value)
+
+
 def _spans(raw: list) -> list[tuple[int, int]]:
     return [(int(a), int(b)) for a, b in raw]
 
@@ -50,10 +59,10 @@ def rule_record(rule: RuleText) -> dict:
 
 
 def rule_from_record(data: dict) -> RuleText:
-    return RuleText(data["game"], data["lang"], data["version"], _number_of(data["number"]), data["text"],
-                    data["document"], _spans(data["spans"]),
-                    [Example(text, _spans(spans)) for text, spans in data["examples"]],
-                    data["title"], data["date"], bool(data["truncated"]), data["written_as"])
+    return RuleText(_shared(data["game"]), _shared(data["lang"]), _shared(data["version"]),
+                    _number_of(data["number"]), _shared(data["text"]), _shared(data["document"]),
+                    _spans(data["spans"]), [Example(_shared(text), _spans(spans)) for text, spans in data["examples"]],
+                    _shared(data["title"]), _shared(data["date"]), bool(data["truncated"]), data["written_as"])
 
 
 def document_record(parsed: ParsedDocument) -> dict:
@@ -94,10 +103,10 @@ def document_from_record(data: dict) -> ParsedDocument:
                              "dates": tuple(meta["dates"])}),
         text=data["text"],
         rules=[rule_from_record(r) for r in data["rules"]],
-        headings=[Heading(text, _spans(spans), level) for text, spans, level in data["headings"]],
-        terms=[Term(term, definition, _spans(spans), game, lang, version)
+        headings=[Heading(_shared(text), _spans(spans), level) for text, spans, level in data["headings"]],
+        terms=[Term(_shared(term), _shared(definition), _spans(spans), _shared(game), _shared(lang), _shared(version))
                for term, definition, spans, game, lang, version in data["terms"]],
-        residue=[Residue(text, _spans(spans), kind, tuple(cites), tuple(marks), level)
+        residue=[Residue(_shared(text), _spans(spans), _shared(kind), tuple(cites), tuple(marks), level)
                  for text, spans, kind, cites, marks, level in data["residue"]],
         anomalies=[Anomaly(*a) for a in data["anomalies"]],
         versions=[Version(*v) for v in data["versions"]],
