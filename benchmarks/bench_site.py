@@ -74,10 +74,11 @@ print(json.dumps({"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss": u
 
 
 def freeze(target: Path) -> Path:
-    """A byte-compiled copy of the package with the site sources and mkdocs.yml beside it."""
+    """A byte-compiled copy of the package with the site sources, mkdocs.yml and pyproject.toml beside it."""
     shutil.copytree(ROOT / "rules_kb", target / "rules_kb", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / "site", target / "site")
     shutil.copy2(ROOT / "mkdocs.yml", target / "mkdocs.yml")
+    shutil.copy2(ROOT / "pyproject.toml", target / "pyproject.toml")  # what makes it a checkout (places.py)
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(target / "rules_kb")], check=True,
                    stdout=subprocess.DEVNULL)
     return target
