@@ -22,7 +22,7 @@ FULL_WIDTH_SUFFIX = "総合ルール507.2a（Ver.１．３８）"
     ("MTG CR 509.1a.", [("MTG CR 509.1a", "mtg", None, ["MTG CR 509.1a"])]),
     ("see MTG　309.2a", [("MTG　309.2a", "mtg", None, ["MTG　309.2a"])]),
     ("507.2a (1.38)", [("507.2a (1.38)", None, "1.38", ["507.2a (1.38)"])]),
-    (FULL_WIDTH_SUFFIX, [(FULL_WIDTH_SUFFIX, None, "1.38", [FULL_WIDTH_SUFFIX])]),
+    (FULL_WIDTH_SUFFIX, [(FULL_WIDTH_SUFFIX, "dm", "1.38", [FULL_WIDTH_SUFFIX])]),  # 総合ルール is Duel Masters' tag
     ("MTG 509.1a (2024-11-08)", [("MTG 509.1a (2024-11-08)", "mtg", "2024-11-08", ["MTG 509.1a (2024-11-08)"])]),
     ("rules 601.2b and 601.2f–h", [("rules 601.2b and 601.2f–h", None, None, ["rules 601.2b", "601.2f–h"])]),
     ("（参考:603.2e）", [("参考:603.2e", None, None, ["参考:603.2e"])]),

@@ -84,7 +84,7 @@ def document_home_page(site: SiteData, game: str, document: str, lang: str, labe
             element("ul", "".join(_version_item(path, game, document, label, ja) for label in reversed(labels))),
             element("h2", _ui("contents", ja) + " " + element("span", esc(f"({labels[-1]})"), class_="rk-date")),
             _contents(path, game, document, newest, section_pages=True)]
-    return Page(path, kind.name(lang), "".join(body))
+    return Page(path, kind.name(lang), element("div", "".join(body), class_="rk-page"))  # one block, as mkdocs renders
 
 
 def _version_item(path: str, game: str, document: str, label: str, ja: bool) -> str:
@@ -227,7 +227,8 @@ def section_page(site: SiteData, game: str, document: str, lang: str, number: st
     if answer.analogues:
         body.append(element("h2", _ui("analogue", ja)) + "".join(_analogue_html(path, item, ja)
                                                                  for item in answer.analogues))
-    return Page(path, f"{kind.short} {number} {newest.title}".strip(), "".join(body))
+    title = f"{kind.short} {number} {newest.title}".strip()
+    return Page(path, title, element("div", "".join(body), class_="rk-page"))  # one block, as mkdocs renders it
 
 
 def _link_html(page: str, item: SectionLink, ja: bool) -> str:
