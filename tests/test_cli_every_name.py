@@ -35,9 +35,9 @@ def ask(cli, monkeypatch, subset_corpus, cache_dir):
     opened = {}
     real = stored.open_store
 
-    def open_once(corpus, cache, warn=lambda line: None, rebuild=False):
+    def open_once(corpus, cache, warn=lambda line: None, rebuild=False, **progress):
         if rebuild or corpus not in opened:
-            opened[corpus] = real(corpus, cache, warn, rebuild)
+            opened[corpus] = real(corpus, cache, warn, rebuild, **progress)
         return opened[corpus]
 
     monkeypatch.setattr(stored, "open_store", open_once)

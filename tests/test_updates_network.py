@@ -105,7 +105,8 @@ def test_malformed_links_on_a_page_are_no_links(cli, corpus, publisher):
     wizards_page(folder, '<a href="http://[::1/MagicCompRules 20260116.txt">a</a>'
                          '<a href="http://x:abc/MagicCompRules 20260117.txt">b</a>'
                          '<a href="/d/MagicCompRules%2020260118.txt">c</a>')
-    code, out, err = cli("--corpus", str(corpus), "updates", "--game", "mtg", "--wizards-url", f"{base}en/rules/")
+    code, out, err = cli("--corpus", str(corpus), "updates", "--game", "mtg", "--document", "cr",
+                         "--wizards-url", f"{base}en/rules/")
     assert code == 0, err
     assert out == (f"Magic (Wizards): the corpus's newest is 2025-11-14; newer on {base}en/rules/: "
                    "2026-01-18 (TXT)\n")

@@ -130,7 +130,8 @@ def drift_page(site: SiteData, game: str) -> Page:
              "languages of one version that differ in structure. Each row links both texts (pinned to their "
              "versions) and the rule page.")
     head = element("tr", "".join(element("th", h) for h in ("rule", "what", "English", "日本語")))
-    table = element("table", element("thead", head) + element("tbody", "".join(rows)), class_="rk-drift") \
+    table = element("table", element("thead", head) + element("tbody", "".join(rows)), class_="rk-drift",
+                    tabindex="0") \
         if rows else element("p", esc("Nothing found: the corpus holds no translation of this game's rules to compare.")
                              if not _bilingual(site, game) else esc("Nothing found."))
     parts = [element("h1", esc(f"{GAME_NAMES[game]}: translation drift")),

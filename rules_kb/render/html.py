@@ -26,8 +26,10 @@ ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 def dated_html(text: str) -> str:
     """Interface text escaped, each date in it kept on one line (``.rk-nw``): a narrow screen would
-    otherwise break ``2001-07-23`` after a hyphen."""
-    return ISO_DATE.sub(lambda m: element("span", m.group(), class_="rk-nw"), esc(text))
+    otherwise break ``2001-07-23`` after a hyphen. Text with a date is one span, so that ``ui.js``
+    puts the phrase into Japanese whole rather than the pieces around its dates."""
+    marked = ISO_DATE.sub(lambda m: element("span", m.group(), class_="rk-nw"), esc(text))
+    return marked if marked == esc(text) else element("span", marked, class_="rk-phrase")
 
 
 def release_date(label: str, date: str | None) -> str:

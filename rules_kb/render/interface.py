@@ -72,6 +72,15 @@ WORDS: dict[str, str] = {
     "date": "日付", "kind": "種類", "lang": "言語", "version": "版",
     "rules": "ルール", "complete?": "完全?", "cut off in its source document": "出典の文書で途中までしかありません",
     "compare any two versions": "任意の2つの版を比較", "translation drift": "翻訳のずれ",
+    "changed in substance": "内容の変更", "editorial only": "表現のみ",
+    "a cited rule renumbered only": "参照番号のみ変更",
+    "no change.": "変更なし。", "Each is listed below.": "すべて下に挙げます。",
+    "No rule changed in substance, was added, removed, split or moved.":
+        "内容の変更・追加・削除・分割・移動のあったルールはありません。",
+    "Added": "追加", "Removed": "削除", "Split": "分割", "Moved (renumbered)": "移動（番号変更）",
+    "The rules it prints": "掲載しているルール", "same words": "同じ文言", "editorial changes": "表現のみの変更",
+    "a cited rule renumbered": "引用先の番号のみ変更", "its words changed in substance": "文言の内容が変更",
+    "cited by earlier texts only": "以前の文言だけが引用", "cited in earlier versions only": "以前の版だけが引用",
     "editorial": "表現のみ", "substantive": "内容の変更", "added": "追加", "removed": "削除",
     "renumbered": "番号変更", "moved": "移動", "split": "分割", "unchanged": "変更なし",
     "renumbered-reference": "参照番号のみ変更", "changed": "変更", "no change": "変更なし",
@@ -140,6 +149,20 @@ WORDS: dict[str, str] = {
 }
 
 PATTERNS: tuple[tuple[str, str], ...] = (
+    # what's new (render/whats_new_pages.py): the counts add up to the total
+    (r"^(\d+) changes?(?: against (\S+))?: (.+)\.$", "変更 {1} 件: {3:words}。"),
+    (r"^(\d+) (changed in substance|editorial only|a cited rule renumbered only)$", "{2:word} {1}"),
+    (r"^no rule in common with (\S+)\.?$", "{1} と共通のルールはありません。"),
+    (r"^Listed below: the (\d+) that change what a rule says or where it is; the editorial changes and "
+     r"renumbered references are on the page of every change\.$",
+     "下に挙げるのは、ルールの内容か位置を変える {1} 件です。"
+     "表現のみの変更と参照番号のみの変更は「すべての変更」のページにあります。"),
+    (r"^(Added|Removed|Split|Moved \(renumbered\)|The rules it prints) \((\d+)\)$", "{1:word}（{2}）"),
+    (r"^\((same words|editorial changes|a cited rule renumbered|its words changed in substance)\)$", "（{1:word}）"),
+    # rule pages: citations only earlier versions made
+    (r"^(cited by earlier texts only|cited in earlier versions only) \((\d+)\)$", "{1:word}（{2}）"),
+    (r"^\(until (en|ja) (\S+)\)$", "（{1:word} {2} まで）"),
+    (r"^\((en|ja) (\S+)\)$", "（{1:word} {2}）"),
     (r"^\((\d+) notes?\)$", "（注記 {1} 件）"),
     (r"^older versions \((\d+)\)$", "以前の版（{1}）"),
     (r"^changes from (.+) \(([\w-]+)\)$", "{1} からの変更（{2:word}）"),

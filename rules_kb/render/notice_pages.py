@@ -15,7 +15,7 @@ from rules_kb import links
 from rules_kb.games import GAME_NAMES, GAMES
 from rules_kb.model import ParsedDocument, Residue, RuleText
 from rules_kb.numbers import RuleNumber
-from rules_kb.render.html import Page, curated, element, esc, link, text_html
+from rules_kb.render.html import Page, curated, dated_html, element, esc, link, text_html
 from rules_kb.render.rule_text import rule_text_html
 from rules_kb.render.site_data import SiteData
 
@@ -92,14 +92,14 @@ def _provenance(site: SiteData, doc: ParsedDocument) -> str:
     meta = doc.meta
     # The provenance a reader can check (the bytes' digest, where they came from); not where the
     # project keeps the file, which is no address of the reader's.
-    kept = element("span", esc(meta.source), translate="no") if meta.source else esc("not recorded")
+    kept = element("span", dated_html(meta.source), translate="no") if meta.source else esc("not recorded")
     rows = [("kind", esc(NOTICE_KINDS[meta.kind])), ("source", kept), ("URL", esc("not recorded in the manifest")),
             ("dates", esc(", ".join(meta.dates) or "not recorded")),
             ("versions", esc(", ".join(meta.versions) or "none")), ("languages", esc(", ".join(meta.languages))),
             ("sha256", element("code", esc(meta.sha256))), ("note", curated(meta.note) if meta.note else "")]
     return element("table", element("tbody", "".join(
         element("tr", element("th", esc(name)) + element("td", value)) for name, value in rows if value)),
-        class_="rk-provenance")
+        class_="rk-provenance", tabindex="0")
 
 
 def notice_page(site: SiteData, doc: ParsedDocument) -> Page:
@@ -152,7 +152,8 @@ def notice_list(site: SiteData, game: str, path: str) -> str:
             element("td", ", ".join(element("span", esc(d), class_="rk-date") for d in meta.dates)),
             element("td", link(path, links.notice_page(game, meta.id), meta.id)),
             element("td", esc(NOTICE_KINDS[meta.kind])), element("td", str(len({r.number for r in doc.rules}))),
-            element("td", element("span", esc(meta.source), translate="no"))])))
+            element("td", element("span", dated_html(meta.source), translate="no"))])))
     head = element("tr", "".join(element("th", h) for h in ("date", "document", "kind", "rules printed", "source")))
     return (element("h2", "Change notices and commentary", id="notices")
-            + element("table", element("thead", head) + element("tbody", "".join(rows)), class_="rk-notices"))
+            + element("table", element("thead", head) + element("tbody", "".join(rows)), class_="rk-notices",
+                       tabindex="0"))

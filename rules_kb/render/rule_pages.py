@@ -328,7 +328,7 @@ def _documents(site: SiteData, path: str, game: str, number: RuleNumber) -> str:
                     else links.notice_page(game, doc.document), doc.document) \
             if has_notice_page(site, doc.document) else esc(doc.document)
         text = esc(f"{label} ") + name + dated_html(f" ({doc.date}):" if doc.date else ":") + " " + element(
-            "span", esc(meta.source), translate="no")
+            "span", dated_html(meta.source), translate="no")
         pinned = [v for v in meta.versions if number in site.catalog.rules_in(game, meta.languages[0], v)]
         extra = "".join(" " + link(path, links.pinned_rule(game, meta.languages[0], v, number), f"as printed ({v})")
                         for v in pinned)

@@ -5,6 +5,10 @@ pages are nearly all generated outside mkdocs (``site/frame.py``) and served und
 this writer replaces it with one listing every page (each ``index.html``; the 404 page is none),
 under the base URL the build was given (``SiteData.base_url``). Sorted, without modification
 dates: the same site gives the same bytes, gzipped copy included.
+
+Each game's folder gets the sitemap of its own pages too (``/dm/sitemap.xml``): the theme reads
+every ``<link rel="alternate">`` of a page as another language of the site and fetches the sitemap
+beside it, and the feeds' autodiscovery links (``/dm/feed.xml``) are such links.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from rules_kb import links
+from rules_kb.games import GAMES
 from rules_kb.render.site_data import SiteData
 
 SITEMAP = "sitemap.xml"
@@ -39,7 +44,17 @@ def sitemap_xml(base: str, paths: list[str]) -> str:
 
 
 def write_sitemap(site: SiteData, folder: Path) -> None:
-    """``sitemap.xml`` and ``sitemap.xml.gz`` at the site's root (a writer of the site build, after every page)."""
-    data = sitemap_xml(site.base_url, page_paths(folder)).encode("utf-8")
+    """``sitemap.xml`` and ``sitemap.xml.gz`` at the site's root, and each game's beside its feed (a
+    writer of the site build, after every page)."""
+    paths = page_paths(folder)
+    _write(folder, sitemap_xml(site.base_url, paths))
+    for game in GAMES:
+        prefix = f"/{game}/"
+        if (folder / game).is_dir():
+            _write(folder / game, sitemap_xml(site.base_url, [p for p in paths if p.startswith(prefix)]))
+
+
+def _write(folder: Path, xml: str) -> None:
+    data = xml.encode("utf-8")
     (folder / SITEMAP).write_bytes(data)
     (folder / f"{SITEMAP}.gz").write_bytes(gzip.compress(data, mtime=0))

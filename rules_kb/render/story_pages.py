@@ -13,7 +13,7 @@ from rules_kb.ask.story import Story, explain_rule
 from rules_kb.games import GAME_NAMES, LANG_NAMES
 from rules_kb.kb.ids import rule_id
 from rules_kb.numbers import RuleNumber
-from rules_kb.render.html import Page, curated, element, esc, link, text_html
+from rules_kb.render.html import Page, curated, dated_html, element, esc, link, text_html
 from rules_kb.render.site_data import SiteData
 
 STORY_GAMES = ("dm",)
@@ -74,7 +74,7 @@ def _notices(site: SiteData, path: str, game: str, story: Story) -> list[str]:
         rules = ", ".join(_pinned(site, path, game, meta.languages[0], version, RuleNumber.parse(n))
                           for n in notice.rules)
         name = link(path, links.notice_page(game, notice.document), notice.document)
-        source = element("span", esc(meta.source), translate="no") if meta.source else ""
+        source = element("span", dated_html(meta.source), translate="no") if meta.source else ""
         items.append(element("li", element("span", esc(notice.date or "undated"), class_="rk-date") + ": " + name
                              + (f" ({source})" if source else "") + " " + element("span", "prints:") + " " + rules))
     return [element("h2", "Change notices", id="notices"), element("ul", "".join(items))]
@@ -94,7 +94,8 @@ def _correspondences(site: SiteData, path: str, game: str, story: Story) -> list
     intro = element("p", esc("Old and new texts that say the same rule across the rewrite, each with the evidence "
                              "for the pairing (curated by hand)."))
     return [element("h2", "Before and after", id="correspondences"), intro,
-            element("table", element("thead", head) + element("tbody", "".join(rows)), class_="rk-story-table")]
+            element("table", element("thead", head) + element("tbody", "".join(rows)), class_="rk-story-table",
+                    tabindex="0")]
 
 
 def _translations(site: SiteData, path: str, game: str, story: Story) -> list[str]:

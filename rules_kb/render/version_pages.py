@@ -253,7 +253,7 @@ def game_pages(site: SiteData) -> Iterator[Page]:
         rows.sort(key=lambda r: (r[0], r[1]), reverse=True)  # newest first: today's release on top
         heads = TIMELINE_HEADS[file_dates]
         table = element("table", element("thead", element("tr", "".join(element("th", h) for h in heads)))
-                        + element("tbody", "".join(r[2] for r in rows)), class_="rk-timeline")
+                        + element("tbody", "".join(r[2] for r in rows)), class_="rk-timeline", tabindex="0")
         parts = [element("h1", esc(f"{GAME_NAMES[game]}: timeline")),
                  element("p", esc("Every version the corpus knows of, newest first. Partial versions (excerpts, "
                                   "change notices) say nothing about the rules they do not print.")),

@@ -103,12 +103,12 @@ def whats_new_page(site: SiteData, game: str, lang: str, comparison: Comparison)
     info = site.catalog.versions[(game, lang, a.new_version)]
     counts = change_counts(comparison)
     rows = listed_rows(comparison)
-    date = dated_html(release_date(a.new_version, info.date) or info.date) if info.date else "undated"
+    when = (release_date(a.new_version, info.date) or info.date) if info.date else "undated"
+    sentences = filter(None, [news_sentence(comparison) + ".", _listed_note(len(rows), sum(counts.values()))])
     parts = [element("h1", esc(f"{GAME_NAMES[game]} {LANG_NAMES[lang]} {a.new_version}: what's new")),
-             element("p", date + esc(f" · against {a.old_version} · ")
+             element("p", element("span", dated_html(f"{when} · against {a.old_version} ·")) + " "
                      + summary_links(site, path, game, lang, a.old_version, a.new_version), class_="rk-nav"),
-             element("p", esc(" ".join(filter(None, [news_sentence(comparison) + ".",
-                                                     _listed_note(len(rows), sum(counts.values()))]))),
+             element("p", " ".join(element("span", esc(sentence)) for sentence in sentences),  # one text each
                      class_="rk-meta rk-change-counts")]
     if a.unknown_old or a.unknown_new:
         parts.append(element("p", esc(f"{a.new_version if a.unknown_old else a.old_version} is a partial version: "

@@ -26,6 +26,7 @@
   const DATE = /(\d{4})-(\d{2})-(\d{2})/g;
   const ATTRIBUTES = ["title", "aria-label", "placeholder"];
   const original = new WeakMap();  // text node → its English
+  const originalUnits = new WeakMap();  // phrase element → its English child nodes
   const originalAttributes = new WeakMap();  // element → {attribute: its English}
 
   function date(text) {
@@ -74,7 +75,7 @@
     if (!parent || parent.closest(table.source)) return;
     if (!original.has(node)) original.set(node, node.nodeValue);
     const english = original.get(node);
-    const shown = language === "ja" ? japanese(english, !!parent.closest(".rk-date")) : english;
+    const shown = language === "ja" ? japanese(english, !!parent.closest(".rk-date, .rk-nw")) : english;
     if (node.nodeValue !== shown) node.nodeValue = shown;
   }
 
@@ -90,9 +91,43 @@
     });
   }
 
+  // A phrase whose dates are kept whole (.rk-nw spans, html.dated_html) is several text nodes:
+  // "2025-12-17" and " · against 1.38 ·". An element holding only such text and spans is put into
+  // Japanese as one text, as the table has it; untranslated, its nodes are translated one by one.
+  function isPhrase(element) {
+    return !element.closest(table.source) && Array.from(element.childNodes).every(function (child) {
+      return child.nodeType === Node.TEXT_NODE
+        || (child.nodeType === Node.ELEMENT_NODE && child.classList.contains("rk-nw") && child.children.length === 0);
+    });
+  }
+  function translatePhrase(element, language) {
+    if (!originalUnits.has(element)) originalUnits.set(element, Array.from(element.childNodes));
+    const nodes = originalUnits.get(element);
+    const english = nodes.map(function (node) { return node.textContent; }).join("");
+    const out = language === "ja" ? phrase(english.trim()) : undefined;
+    const current = Array.from(element.childNodes);
+    if (out === undefined) {
+      if (current.length !== nodes.length || current.some(function (node, i) { return node !== nodes[i]; })) {
+        element.replaceChildren.apply(element, nodes);
+      }
+      return;
+    }
+    const shown = english.replace(english.trim(), out);
+    if (element.textContent !== shown) element.replaceChildren(document.createTextNode(shown));
+  }
+  const phrases = new Set();  // every phrase element met (put into Japanese, its spans are gone)
+  function translatePhrases(top, language) {
+    top.querySelectorAll(".rk-nw").forEach(function (span) {
+      const parent = span.parentElement;
+      if (parent && !phrases.has(parent) && isPhrase(parent)) phrases.add(parent);
+    });
+    phrases.forEach(function (element) { if (top.contains(element)) translatePhrase(element, language); });
+  }
+
   function translate(top, language) {
     if (top.nodeType === Node.TEXT_NODE) { translateText(top, language); return; }
     if (top.nodeType !== Node.ELEMENT_NODE) return;
+    translatePhrases(top, language);
     const walker = document.createTreeWalker(top, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) translateText(node, language);
     translateAttributes(top, language);
