@@ -16,7 +16,7 @@ import json
 import re
 
 import pytest
-from conftest import ARTIFACTS
+from conftest import ARTIFACTS, ROOT
 from lxml import html as lxml_html
 
 from rules_kb import links
@@ -32,7 +32,7 @@ PAIRS = [
     ("mtg", "en", "2008-10-01", "2024-11-08", "702", ["--rule", "702"]),
     ("mtg", "en", "2013-04-29", "2022-11-18", "509.1", ["--rule", "509.1"]),
     ("dm", "en", "1.17", "1.38", "", []),
-    ("dm", "ja", "2019-06-18", "2023-08-10", "", []),
+    ("dm", "ja", "2022-04-08", "1.48", "315", ["--rule", "315"]),
 ]
 
 # What the page shows of each row, read from the DOM: the diff and examples as (tag, text) runs.
@@ -94,14 +94,15 @@ def _expected_row(row: dict) -> dict:
         head.append(f"(its sentences are now in {', '.join(row['targets'])})")
     examples = [[f"example ({e['class']}): ", _runs(e["html"])] for e in row.get("examples", [])
                 if e["class"] != "unchanged"]
-    return {"kind": row["kind"], "old": row["old"], "new": row["new"], "head": head,
-            "diff": _runs(row["html"]) if "html" in row else None, "text": row.get("text"), "examples": examples}
+    ends = {side: None if row[side] == "-" else row[side] for side in ("old", "new")}  # diff prints "-"
+    return {"kind": row["kind"], **ends, "head": head,
+            "diff": _runs(row["html"]) if "html" in row else None, "examples": examples}
 
 
 def _shown_row(row: dict) -> dict:
     head = [part for part in re.findall(r"\((?:text|its sentences)[^)]*\)", row["head"])]
     return {"kind": row["kind"], "old": row["old"], "new": row["new"], "head": head,
-            "diff": _joined(row["diff"]) if row["diff"] is not None else None, "text": row["text"],
+            "diff": _joined(row["diff"]) if row["diff"] is not None else None,
             "examples": [[label, _joined(runs)] for label, runs in row["examples"]
                          if not label.startswith(("example removed", "example added"))]}
 
@@ -125,6 +126,8 @@ def test_the_page_shows_what_diff_prints(page, serve_dir, real_site, cli, game, 
     page.on("pageerror", lambda error: errors.append(str(error)))
     shown = page.evaluate(READ_ROWS)
     assert [_shown_row(r) for r in shown] == [_expected_row(r) for r in changed]
+    # a rule added, removed or split is shown whole: its title (a heading's) and the text diff prints
+    assert all(r["text"].endswith(e["text"]) for r, e in zip(shown, changed, strict=True) if "text" in e)
     # diff's text prints the same "changed:" and "editorial" lines under each row
     assert [r["notes"] for r in shown] == _cli_notes(text)
     counts = page.locator("#rk-compare-counts").inner_text()
@@ -134,7 +137,8 @@ def test_the_page_shows_what_diff_prints(page, serve_dir, real_site, cli, game, 
     unknown = page.evaluate("[...document.querySelectorAll('#rk-compare-summary .rk-partial p')]"
                             ".map(p => p.textContent)")
     assert unknown == [", ".join(u) for u in (expected["unknown_old"], expected["unknown_new"]) if u]
-    notes = page.evaluate("[...document.querySelectorAll('#rk-compare-summary .rk-notes li')].map(li => li.textContent)")
+    notes = page.evaluate("[...document.querySelectorAll('#rk-compare-summary .rk-notes li')]"
+                          ".map(li => li.textContent)")
     assert notes == expected["notes"]
     assert errors == []
 
@@ -148,3 +152,34 @@ def test_a_chapter_is_compared_not_emptied(page, serve_dir, real_site):
     assert page.locator(".rk-row").count() > 100
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "compare-mtg-2008-10-01-2009-07-08-5.png"))
+
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.mark.parametrize(("game", "lang", "old", "new", "rule"), [
+    ("mtg", "en", "2008-10-01", "2009-07-08", "5"), ("dm", "ja", "2021-09-07", "1.48", "")])
+@pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
+@pytest.mark.parametrize("width", [390, 1280])
+def test_phone_width_console_and_axe(browser, serve_dir, real_site, game, lang, old, new, rule, locale, width):
+    """At 390×844 the page is no wider than the screen; no console error; axe: nothing serious,
+    in the English and the Japanese interface (a Japanese browser gets it on the Duel Masters pages)."""
+    context = browser.new_context(viewport={"width": width, "height": 844 if width < 400 else 900}, locale=locale)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    try:
+        _open(page, serve_dir(real_site), game, lang, old, new, rule)
+        assert page.locator(".rk-row").count() > 0
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"compare-{game}-{old}-{new}-{locale}-{width}.png"))
+        page.add_script_tag(path=str(AXE))
+        result = page.evaluate("axe.run({resultTypes: ['violations']})")
+        serious = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]
+                   if v["impact"] in ("serious", "critical")]
+        assert serious == []
+        assert errors == []
+    finally:
+        context.close()
