@@ -55,7 +55,7 @@ def test_a_magic_pair_without_a_diff_page(page, serve_dir, real_site, knowledge)
     assert page.locator("select[name=old]").input_value() == "2009-05-01"
     assert page.locator("select[name=new]").input_value() == "2022-11-18"
     row = page.locator("[id='100.1b']")
-    assert "changed" in row.get_attribute("class")
+    assert row.get_attribute("data-kind") == "substantive"  # diff's class of the row
     assert row.locator("del").all_inner_texts()[0] == "6"
     assert row.locator("ins").all_inner_texts()[0] == "8"
     assert row.locator(".rk-diff").inner_text().startswith("A multiplayer game is a game that begins with more")
