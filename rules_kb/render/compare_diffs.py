@@ -88,7 +88,8 @@ def _digest(old: RuleText, new: RuleText) -> str:
 
 def diff_records(pairs: list[tuple[RuleText, RuleText]], game: str, lang: str) -> list[dict]:
     """The record of each pair, from the cache or made now (and added to it)."""
-    path = ensure_folder(cache_root() / "compare") / f"{game}-{lang}-{source_hash(DIFFING)[:16]}.json"
+    folder = ensure_folder(cache_root() / "compare")
+    path = folder / f"{game}-{lang}-{source_hash(DIFFING)[:16]}.json"
     damaged: list[str] = []
     try:
         cached = read_cache_file(path) or {}
@@ -107,4 +108,7 @@ def diff_records(pairs: list[tuple[RuleText, RuleText]], game: str, lang: str) -
             records[digest] = next(made)
     if missing:  # kept with the rest: a build of another corpus (the tests' subset) shares most pairs
         write_cache_file(path, json.dumps(records, ensure_ascii=False, separators=(",", ":")))
+        for older in folder.glob(f"{game}-{lang}-*.json"):  # made by other code: never read again
+            if older != path:
+                older.unlink(missing_ok=True)
     return [records[digest] for digest in digests]

@@ -17,8 +17,8 @@ from rules_kb.render.html import Page, element, esc, link
 from rules_kb.render.site_data import SiteData
 from rules_kb.visible import people_json
 
-# The shared number grammar first (refs.js and its tables), then the page's script.
-SCRIPTS = ("/assets/link-grammar.js", "/assets/refs.js", "/assets/compare.js")
+# The shared number grammar first (refs.js and its tables), then the page's scripts.
+SCRIPTS = ("/assets/link-grammar.js", "/assets/refs.js", "/assets/compare-align.js", "/assets/compare.js")
 
 
 def compare_pages(site: SiteData) -> Iterator[Page]:
