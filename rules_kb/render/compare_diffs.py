@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 from itertools import islice
+from pathlib import Path
 
 from rules_kb.assemble.caches import (
     CacheDamaged,
@@ -86,17 +87,29 @@ def _digest(old: RuleText, new: RuleText) -> str:
     return hashlib.sha256(keys.encode()).hexdigest()[:32]
 
 
-def diff_records(pairs: list[tuple[RuleText, RuleText]], game: str, lang: str) -> list[dict]:
-    """The record of each pair, from the cache or made now (and added to it)."""
-    folder = ensure_folder(cache_root() / "compare")
-    path = folder / f"{game}-{lang}-{source_hash(DIFFING)[:16]}.json"
-    damaged: list[str] = []
+def read_cache(name: str, salt: str, what: str) -> tuple[Path, dict]:
+    """The compare cache ``name`` made by the code ``salt`` digests (``$RULES_KB_CACHE/compare/``):
+    its path and what it holds (nothing when absent; one warning when damaged)."""
+    path = ensure_folder(cache_root() / "compare") / f"{name}-{salt[:16]}.json"
     try:
         cached = read_cache_file(path) or {}
     except CacheDamaged as exc:
-        damaged.append(str(exc))
+        warn_rebuilt([str(exc)], what)
         cached = {}
-    warn_rebuilt(damaged, "the compare diffs' cache")
+    return path, cached if isinstance(cached, dict) else {}
+
+
+def write_cache(path: Path, records: dict) -> None:
+    """Write a compare cache, and remove the ones other code made (never read again)."""
+    write_cache_file(path, json.dumps(records, ensure_ascii=False, separators=(",", ":")))
+    for older in path.parent.glob(path.name[:-len("0123456789abcdef.json")] + "*.json"):
+        if older != path:
+            older.unlink(missing_ok=True)
+
+
+def diff_records(pairs: list[tuple[RuleText, RuleText]], game: str, lang: str) -> list[dict]:
+    """The record of each pair, from the cache or made now (and added to it)."""
+    path, cached = read_cache(f"{game}-{lang}", source_hash(DIFFING), "the compare diffs' cache")
     digests = [_digest(old, new) for old, new in pairs]
     missing = [pair for pair, digest in zip(pairs, digests, strict=True) if not isinstance(cached.get(digest), dict)]
     jobs = iter(missing)
@@ -107,8 +120,5 @@ def diff_records(pairs: list[tuple[RuleText, RuleText]], game: str, lang: str) -
         if not isinstance(records.get(digest), dict):
             records[digest] = next(made)
     if missing:  # kept with the rest: a build of another corpus (the tests' subset) shares most pairs
-        write_cache_file(path, json.dumps(records, ensure_ascii=False, separators=(",", ":")))
-        for older in folder.glob(f"{game}-{lang}-*.json"):  # made by other code: never read again
-            if older != path:
-                older.unlink(missing_ok=True)
+        write_cache(path, records)
     return [records[digest] for digest in digests]
