@@ -127,6 +127,12 @@ def api_version(game: str, lang: str, version: str) -> str:
     return f"/api/{game}/{lang}/{_part(version)}.json"
 
 
+def api_compare(game: str, lang: str, chapter: str | None = None) -> str:
+    """What the compare page reads (``render/compare_data.py``): the alignments of a game and language,
+    ``/api/mtg/compare/en/index.json``, and the token diffs filed under a chapter, ``…/en/5.json``."""
+    return f"/api/{game}/compare/{_part(lang)}/{'index' if chapter is None else _part(chapter)}.json"
+
+
 def search_cites(number: RuleNumber) -> str:
     """The search page asked who cites a rule: ``/search/?q=cites:507.2a`` (the search page reads ``q``)."""
     return f"/search/?q=cites:{anchor(number)}"

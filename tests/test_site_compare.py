@@ -19,6 +19,7 @@ from site_helpers import file_of, parse
 
 from rules_kb import links
 from rules_kb.assemble.knowledge import build_knowledge
+from rules_kb.compare.changes import compare_versions
 from rules_kb.numbers import RuleNumber
 from rules_kb.site.build import build_site
 
@@ -54,18 +55,20 @@ def test_a_magic_pair_without_a_diff_page(page, serve_dir, real_site, knowledge)
     assert page.locator("select[name=old]").input_value() == "2009-05-01"
     assert page.locator("select[name=new]").input_value() == "2022-11-18"
     row = page.locator("[id='100.1b']")
-    assert "changed" in row.get_attribute("class")
+    assert row.get_attribute("data-kind") == "substantive"  # diff's class of the row
     assert row.locator("del").all_inner_texts()[0] == "6"
     assert row.locator("ins").all_inner_texts()[0] == "8"
     assert row.locator(".rk-diff").inner_text().startswith("A multiplayer game is a game that begins with more")
     pinned = row.locator("a").first.get_attribute("href")
     assert pinned.endswith(links.pinned_rule("mtg", "en", "2009-05-01", RuleNumber.parse("100.1b")))
-    # Both are complete: a number only the old one has is listed removed (renumbered ones too).
-    catalog = knowledge.catalog
-    removed = set(catalog.rules_in("mtg", "en", "2009-05-01")) - set(catalog.rules_in("mtg", "en", "2022-11-18"))
-    counts = page.locator("#rk-compare-counts").inner_text()
-    assert f"{len(removed)} removed" in counts
-    assert page.locator(".rk-row.removed").count() == len(removed)
+    # Both are complete: a renumbered rule is moved, not removed and added (2009 moved 309 to 509).
+    assert page.locator(".rk-row[data-old='309']").get_attribute("data-kind") == "moved"
+    assert page.locator(".rk-row[data-old='309']").get_attribute("data-new") == "509"
+    comparison = compare_versions(knowledge.catalog, knowledge.alignments, "mtg", "en", "2009-05-01", "2022-11-18",
+                                  knowledge.forced)
+    removed = comparison.counts()["removed"]
+    assert f"{removed} removed" in page.locator("#rk-compare-counts").inner_text()
+    assert page.locator(".rk-row.removed").count() == removed
     _shot(page, "compare-mtg-2009-05-01-2022-11-18")
 
 

@@ -5,13 +5,15 @@ and the store read and write them.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from rules_kb.compare.kinds import IN_PLACE, MOVED, PLACEMENTS, count_kinds
+from rules_kb.errors import MalformedRuleNumber
 from rules_kb.ingest.curated import ForcedMatch
 from rules_kb.kb.catalog import Catalog
 from rules_kb.model import RuleText
-from rules_kb.numbers import RuleNumber
+from rules_kb.numbers import RULE_NUMBER, RuleNumber, fold_width
 
 
 @dataclass(frozen=True)
@@ -65,12 +67,27 @@ def pick_texts(catalog: Catalog, game: str, lang: str, label: str) -> dict[RuleN
     return {number: rules[0] for number, rules in catalog.rules_in(game, lang, label).items()}
 
 
+# A scope written as one word (the compare page's "rules" field, site/assets/compare.js reads it
+# exported): a chapter, one digit (5: rules 500-599, as ``diff --section 5``), or a rule and its
+# subrules (509, 509.1, 509.1a, as ``diff --rule``), after width folding.
+SCOPE = re.compile(rf"(?P<chapter>[0-9])|{RULE_NUMBER.pattern}")
+
+
 @dataclass(frozen=True)
 class Scope:
     """Which rules a comparison reports: one rule and its subrules, one chapter, or all."""
 
     rule: RuleNumber | None = None
     chapter: int | None = None
+
+    @classmethod
+    def parse(cls, raw: str) -> Scope:
+        """``5`` (a chapter) or ``509``, ``509.1a`` (a rule and its subrules), as ``SCOPE`` reads them."""
+        folded = fold_width(raw).strip()
+        match = SCOPE.fullmatch(folded)
+        if match is None:
+            raise MalformedRuleNumber(raw, "not a chapter (5) or a rule (509, 509.1a)")
+        return cls(chapter=int(match["chapter"])) if match["chapter"] else cls(rule=RuleNumber.parse(folded))
 
     def contains(self, number: RuleNumber) -> bool:
         if self.chapter is not None and number.chapter != self.chapter:

@@ -1,9 +1,10 @@
 """The in-browser comparison of any two versions (``/dm/compare/``, ``/mtg/compare/``).
 
-Diff pages exist for adjacent versions and for each release against the newest; every other
-pair (``?lang=en&old=2009-05-01&new=2022-11-18``) is compared by ``site/assets/compare.js``
-from the ``api_version`` JSON files, with no server. This page only carries what the script
-needs and cannot compute: the URL templates of ``links.py`` and which pairs have diff pages.
+Diff pages exist for adjacent versions; every other pair (``?lang=en&old=2009-05-01&new=2022-11-18``)
+is compared by ``site/assets/compare.js``, with no server, from the alignments and token diffs
+``render/compare_data.py`` writes and the rule texts of the ``api_version`` files: the rows are
+``rules-kb diff``'s. This page only carries what the script needs to find them: the URL templates
+of ``links.py``, where each language's compare data is, and which pairs have diff pages.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from rules_kb.render.html import Page, element, esc, link
 from rules_kb.render.site_data import SiteData
 from rules_kb.visible import people_json
 
-SCRIPT = "/assets/compare.js"
+# The shared number grammar first (refs.js and its tables), then the page's scripts.
+SCRIPTS = ("/assets/link-grammar.js", "/assets/refs.js", "/assets/compare-align.js", "/assets/compare.js")
 
 
 def compare_pages(site: SiteData) -> Iterator[Page]:
@@ -50,11 +52,13 @@ def compare_page(site: SiteData, game: str) -> Page:
     form = element("form", controls, id="rk-compare", class_="rk-compare", autocomplete="off",
                    data_root=links.relative(path, "/"), data_versions=links.api_versions(game),
                    data_pinned=_json(pinned), data_rule_page=links.url_template(links.rule_page(game, links.PROBE)),
-                   data_diffs=_json(diffs), data_languages=_json({lang: LANG_NAMES[lang] for lang in langs}))
-    intro = ("Choose any two versions: the rules are fetched from the JSON API and compared here, in your browser. "
-             "Rules are paired by number, so a renumbered rule shows as removed and added (the diff pages of "
-             "adjacent versions align renumberings). Changed text is marked word by word in English and at "
-             "script boundaries in Japanese (runs of kanji, hiragana, katakana or Latin letters). The address "
+                   data_diffs=_json(diffs), data_languages=_json({lang: LANG_NAMES[lang] for lang in langs}),
+                   data_compare=_json({lang: links.api_compare(game, lang) for lang in langs}))
+    intro = ("Choose any two versions: they are compared as rules-kb diff compares them, rule by rule. "
+             "A renumbered rule is shown moved, with the words that changed; a rule whose sentences went to "
+             "several rules is shown split; between two whole rulebooks each rule is followed release by "
+             "release. Each change is named (editorial, substantive, a renumbered reference) and marked word "
+             "by word. The rules field takes a chapter (5), a section (509) or a rule (509.1a). The address "
              "keeps the choice, so it can be pasted into a note.")
     parts = [element("h1", esc(f"{GAME_NAMES[game]}: compare any two versions")),
              element("p", link(path, links.game_page(game), f"{GAME_NAMES[game]}: all versions"), class_="rk-nav"),
@@ -64,5 +68,5 @@ def compare_page(site: SiteData, game: str) -> Page:
              element("div", "", id="rk-compare-results"),
              element("noscript", element("p", esc("The comparison runs in the browser and needs JavaScript; "
                                                   "rules-kb diff compares any two versions on the command line."))),
-             element("script", "", src=links.relative(path, SCRIPT), defer=True)]
+             *(element("script", "", src=links.relative(path, script), defer=True) for script in SCRIPTS)]
     return Page(path, f"{game} compare", element("div", "".join(parts), class_="rk-page rk-compare-page"))

@@ -65,6 +65,12 @@ def changed_words(row: RowChange) -> str:
     return describe_changes([c for d in (row.diff, *row.example_diffs) for c in d.substantive_changes])
 
 
+def editorial_note(change: tuple[str, str, str]) -> str:
+    """One editorial change as ``diff`` lists it under a row (the compare page shows the same line)."""
+    old, new, reason = change
+    return f"editorial ({reason}): {old!r} -> {new!r}"
+
+
 def describe_changes(changes: Sequence[tuple[str, str]]) -> str:
     """Changes in substance as ``changed_words`` lists them (``audit`` lists a cited rule's too)."""
     parts = []
@@ -148,8 +154,7 @@ def _row_text(row: RowChange) -> str:
         lines.append(f"    {render_terminal(row.diff, False)}")
         if changed := changed_words(row):
             lines.append(f"    changed: {changed}")
-        for old, new, reason in row.diff.editorial_changes:
-            lines.append(f"    editorial ({reason}): {old!r} -> {new!r}")
+        lines.extend(f"    {editorial_note(change)}" for change in row.diff.editorial_changes)
         label = example_label(pair.new.lang)
         for diff in row.example_diffs:
             if diff.classification != "unchanged":

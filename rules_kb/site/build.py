@@ -31,6 +31,7 @@ from rules_kb.notes.assets import write_link_assets
 from rules_kb.places import MKDOCS_CONFIG, SITE_ROOT, SITE_SOURCES
 from rules_kb.render.api import write_api
 from rules_kb.render.audit_data import write_audit_data
+from rules_kb.render.compare_data import write_compare_data
 from rules_kb.render.feeds import write_feeds
 from rules_kb.render.glossary_pages import write_glossary_api
 from rules_kb.render.html import Page
@@ -61,13 +62,14 @@ THEME_OVERRIDES = "overrides"
 HOST_FILES = SITE_SOURCES / "host-files"
 
 # Functions ``write_x(knowledge, folder)`` that drop extra static files into the built site,
-# run in this order after the pages are written: the JSON API, the search index
-# (read by site/search.md), the note linker's grammar and data (read by site/link.md), the
-# interface's words in Japanese (read by ui.js), and last the list of files the service worker
-# keeps offline (it digests the files the others wrote).
-EXTRA_WRITERS: tuple[Callable[[Knowledge, Path], None], ...] = (write_api, write_section_api, write_audit_data,
-                                                               write_search_index, write_link_assets,
-                                                               write_interface_script, write_offline)
+# run in this order after the pages are written: the JSON API, the compare page's alignments and
+# diffs, the search index (read by site/search.md), the note linker's grammar and data (read by
+# site/link.md), the interface's words in Japanese (read by ui.js), and last the list of files the
+# service worker keeps offline (it digests the files the others wrote).
+EXTRA_WRITERS: tuple[Callable[[Knowledge, Path], None], ...] = (write_api, write_compare_data, write_section_api,
+                                                               write_audit_data, write_search_index,
+                                                               write_link_assets, write_interface_script,
+                                                               write_offline)
 # Files that the pages' own data makes, written with them (before the service worker's list):
 # the older glossaries' JSON, drawn by their pages; each game's Atom feed of releases and the
 # sitemap of every page (both at absolute addresses under the build's base URL).

@@ -1,17 +1,17 @@
-// rules-kb: compare any two versions in the browser, from the static JSON API. No network
-// beyond the site itself, no library. Source text only ever reaches the page as textContent.
-//
-// Rules are paired by number (a renumbered rule shows as removed + added: the pre-built diff
-// pages align moves). Text is diffed on tokens: runs of one script (kanji, katakana, Latin
-// letters and digits), runs of spaces, and single characters otherwise (hiragana, punctuation),
-// so English is diffed word by word and Japanese at script boundaries, with okurigana and
-// particles character by character (使ったら → 実行したら keeps たら). An unchanged stretch of
-// one character between two changes is folded into them, so a change reads as one piece.
+// rules-kb: compare any two versions in the browser, as `rules-kb diff` compares them, from the
+// static JSON the build writes (rules_kb/render/compare_data.py). Python aligned every two
+// neighbouring complete versions and every pair with a partial version, and diffed and classed
+// every two texts a comparison can pair (rules_kb/render/compare_diffs.py); compare-align.js
+// follows the alignments from the old version to the new, and the rows are drawn here. Nothing is
+// aligned, diffed or classed in the browser. Rule numbers are read and ordered by the shared
+// grammar (refs.js). Source text only ever reaches the page as textContent.
 (function () {
   "use strict";
 
   const form = document.getElementById("rk-compare");
   if (!form) return;
+  const R = window.RULES_KB_REFS(window.RULES_KB_LINK_GRAMMAR);
+  const A = window.RULES_KB_COMPARE_ALIGN(R), number = A.number, byNumber = A.byNumber;
   const status = document.getElementById("rk-compare-status");
   const summary = document.getElementById("rk-compare-summary");
   const results = document.getElementById("rk-compare-results");
@@ -19,6 +19,7 @@
   const pinned = JSON.parse(form.dataset.pinned);      // lang -> label -> template with {chapter}, {anchor}
   const rulePage = form.dataset.rulePage;               // template with {anchor}
   const diffPages = JSON.parse(form.dataset.diffs);     // lang -> "old..new" -> root path of the pre-built diff
+  const indexes = JSON.parse(form.dataset.compare);     // lang -> root path of the compare data's index
   const fields = {lang: form.elements.lang, old: form.elements.old, "new": form.elements["new"], rule: form.elements.rule};
   let versions = [];
   const files = new Map();
@@ -51,114 +52,6 @@
     });
   }
 
-  // --- rule numbers: 100 < 100.1 < 100.1a < 100.2 < 100.10 (object keys do not keep this order)
-  function numberKey(number) {
-    const m = /^(\d+)(?:\.(\d+))?([a-z]?)$/.exec(number) || [number, "0", "", ""];
-    return [parseInt(m[1], 10), m[2] === undefined || m[2] === "" ? -1 : parseInt(m[2], 10), m[3] || ""];
-  }
-  function byNumber(a, b) {
-    const x = numberKey(a), y = numberKey(b);
-    for (let i = 0; i < 3; i++) {
-      if (x[i] < y[i]) return -1;
-      if (x[i] > y[i]) return 1;
-    }
-    return 0;
-  }
-  function within(number, prefix) {
-    return !prefix || number === prefix || number.indexOf(prefix + ".") === 0
-      || (/^\d+\.\d+$/.test(prefix) && new RegExp("^" + prefix.replace(".", "\\.") + "[a-z]$").test(number));
-  }
-
-  // --- tokens and the diff
-  const SCRIPTS = [
-    ["s", /\s/], ["k", /[\u3400-\u9fff\uf900-\ufaff々〆ヵヶ]/],
-    ["t", /[\u30a1-\u30ffー\uff66-\uff9f]/], ["w", /[A-Za-z0-9\u00c0-\u024f\uff10-\uff19\uff21-\uff3a\uff41-\uff5a'’]/],
-  ];
-  function scriptOf(ch) {
-    for (let i = 0; i < SCRIPTS.length; i++) if (SCRIPTS[i][1].test(ch)) return SCRIPTS[i][0];
-    return null;
-  }
-  function tokens(text) {
-    const out = [];
-    let current = "", kind = null;
-    for (const ch of text) {
-      const k = scriptOf(ch);
-      if (k !== null && k === kind) { current += ch; continue; }
-      if (current) out.push(current);
-      current = ch;
-      kind = k;
-    }
-    if (current) out.push(current);
-    return out;
-  }
-
-  const MAX_CELLS = 4000000;
-  // Longest common subsequence of two token lists -> [["=", text] | ["-", text] | ["+", text]].
-  function diff(oldText, newText) {
-    const a = tokens(oldText), b = tokens(newText);
-    let start = 0;
-    while (start < a.length && start < b.length && a[start] === b[start]) start++;
-    let endA = a.length, endB = b.length;
-    while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) { endA--; endB--; }
-    const ops = [];
-    if (start) ops.push(["=", a.slice(0, start).join("")]);
-    const n = endA - start, m = endB - start;
-    if (n * m > MAX_CELLS) {
-      ops.push(["-", a.slice(start, endA).join("")], ["+", b.slice(start, endB).join("")]);
-    } else {
-      const width = m + 1, table = new Uint32Array((n + 1) * width);
-      for (let i = n - 1; i >= 0; i--) {
-        for (let j = m - 1; j >= 0; j--) {
-          table[i * width + j] = a[start + i] === b[start + j] ? table[(i + 1) * width + j + 1] + 1
-            : Math.max(table[(i + 1) * width + j], table[i * width + j + 1]);
-        }
-      }
-      let i2 = 0, j2 = 0;
-      while (i2 < n || j2 < m) {
-        if (i2 < n && j2 < m && a[start + i2] === b[start + j2]) { ops.push(["=", a[start + i2]]); i2++; j2++; }
-        else if (j2 < m && (i2 === n || table[i2 * width + j2 + 1] >= table[(i2 + 1) * width + j2])) {
-          ops.push(["+", b[start + j2]]); j2++;
-        } else { ops.push(["-", a[start + i2]]); i2++; }
-      }
-    }
-    if (endA < a.length) ops.push(["=", a.slice(endA).join("")]);
-    return tidy(ops);
-  }
-  // Merge neighbours of one kind, fold one-character equalities between two changes into
-  // them, and put each change's deletion before its insertion.
-  function tidy(ops) {
-    const parts = [];  // {same: text} or {del: text, ins: text}
-    ops.forEach(function (op) {
-      let last = parts[parts.length - 1];
-      if (op[0] === "=") {
-        if (last && last.same !== undefined) last.same += op[1];
-        else parts.push({same: op[1]});
-        return;
-      }
-      if (!last || last.same !== undefined) parts.push(last = {del: "", ins: ""});
-      last[op[0] === "-" ? "del" : "ins"] += op[1];
-    });
-    const folded = [];
-    parts.forEach(function (part) {
-      const n = folded.length, gap = folded[n - 1], change = folded[n - 2];
-      if (part.same === undefined && gap && gap.same !== undefined && Array.from(gap.same).length === 1
-          && change && change.same === undefined) {
-        folded.pop();
-        change.del += gap.same + part.del;
-        change.ins += gap.same + part.ins;
-      } else {
-        folded.push(part);
-      }
-    });
-    const out = [];
-    folded.forEach(function (part) {
-      if (part.same !== undefined) { out.push(["=", part.same]); return; }
-      if (part.del) out.push(["-", part.del]);
-      if (part.ins) out.push(["+", part.ins]);
-    });
-    return out;
-  }
-
   // --- building the page (textContent only)
   function el(tag, text, attributes) {
     const node = document.createElement(tag);
@@ -166,94 +59,152 @@
     Object.keys(attributes || {}).forEach(function (name) { node.setAttribute(name, attributes[name]); });
     return node;
   }
-  function fill(template, number) {
-    const chapter = String(Math.floor(numberKey(number)[0] / 100));
-    return url(template.split("{chapter}").join(chapter).split("{anchor}").join(number));
+  function fill(template, n) {
+    return url(template.split("{chapter}").join(String(Math.floor(number(n).section / 100))).split("{anchor}").join(n));
   }
-  function whole(rule) { return [rule.title, rule.text].filter(Boolean).join(" "); }
-  function diffNode(oldText, newText, lang, cls) {
-    const box = el("div", "", {"class": cls, lang: lang});
-    diff(oldText, newText).forEach(function (op) {
-      box.appendChild(op[0] === "=" ? document.createTextNode(op[1]) : el(op[0] === "-" ? "del" : "ins", op[1]));
-    });
-    return box;
-  }
+  // What the comparison reads of a rule: its title and its text (compare/similarity.py's comparable_text).
+  function comparable(rule) { return [rule.title, rule.text].filter(Boolean).join(" "); }
 
-  function row(kind, number, choice, oldRule, newRule) {
-    const box = el("div", "", {"class": "rk-row " + kind, id: number});
-    const head = el("div", "", {"class": "rk-row-head"});
-    const ends = [];
-    if (oldRule) ends.push(el("a", number + " (" + choice.old + ")", {href: fill(pinned[choice.lang][choice.old], number)}));
-    if (newRule) ends.push(el("a", number + " (" + choice["new"] + ")", {href: fill(pinned[choice.lang][choice["new"]], number)}));
-    ends.forEach(function (a, i) {
-      if (i) head.appendChild(document.createTextNode(" → "));
-      head.appendChild(a);
-    });
-    head.appendChild(document.createTextNode(" "));
-    head.appendChild(el("span", kind, {"class": "rk-kind"}));
-    head.appendChild(document.createTextNode(" · "));
-    head.appendChild(el("a", "every version", {href: fill(rulePage, number)}));
-    box.appendChild(head);
-    if (oldRule && newRule) {
-      box.appendChild(diffNode(whole(oldRule), whole(newRule), choice.lang, "rk-diff"));
-      const count = Math.max(oldRule.examples.length, newRule.examples.length);
-      for (let i = 0; i < count; i++) {
-        const before = oldRule.examples[i] || "", after = newRule.examples[i] || "";
-        if (before !== after) box.appendChild(diffNode(before, after, choice.lang, "rk-example rk-diff"));
-      }
-    } else {
-      box.appendChild(el("div", whole(oldRule || newRule), {"class": "rk-text", lang: choice.lang}));
+  // Python's ops as lengths in code points: equal, deleted, inserted, equal, …
+  function drawOps(box, ops, oldText, newText) {
+    const a = Array.from(oldText), b = Array.from(newText);
+    let i = 0, j = 0;
+    for (let k = 0; k < ops.length; k += 3) {
+      if (ops[k]) box.appendChild(document.createTextNode(a.slice(i, i + ops[k]).join("")));
+      i += ops[k];
+      j += ops[k];
+      if (k + 2 >= ops.length) break;
+      if (ops[k + 1]) box.appendChild(el("del", a.slice(i, i + ops[k + 1]).join("")));
+      if (ops[k + 2]) box.appendChild(el("ins", b.slice(j, j + ops[k + 2]).join("")));
+      i += ops[k + 1];
+      j += ops[k + 2];
     }
     return box;
   }
 
-  function same(x, y) {
-    return x.title === y.title && x.text === y.text && JSON.stringify(x.examples) === JSON.stringify(y.examples);
+  // One row as the diff pages draw it (rules_kb/render/diff_pages.py), from Python's diff record.
+  function row(choice, data, pair, texts, record, ids) {
+    const P = data.place, kind = rowKind(data, pair, record);
+    const box = el("div", "", {"class": "rk-row " + kind, "data-kind": kind, "data-old": pair.old || "",
+      "data-new": pair["new"] || ""});
+    if (ids.length) box.id = ids[0];
+    ids.slice(1).forEach(function (other) { box.appendChild(el("span", "", {id: other, "class": "rk-anchor"})); });
+    const head = el("div", "", {"class": "rk-row-head"});
+    [[pair.old, choice.old], [pair["new"], choice["new"]]].forEach(function (end) {
+      if (end[0] === null) return;
+      if (head.childNodes.length) head.appendChild(document.createTextNode(" → "));
+      head.appendChild(el("a", end[0] + " (" + end[1] + ")", {href: fill(pinned[choice.lang][end[1]], end[0])}));
+    });
+    head.appendChild(document.createTextNode(" "));
+    head.appendChild(el("span", kind, {"class": "rk-kind"}));
+    let said = "";
+    if (pair.kind === P.MOVED) said = " (text " + record["class"] + ", similarity " + pair.similarity.toFixed(2) + ")";
+    if (pair.kind === P.SPLIT) said = " (its sentences are now in " + pair.targets.join(", ") + ")";
+    if (pair.forced) said += " [forced match: a person paired these two rules]";
+    if (record && record.prefix) said += " [one side is cut off in its source: compared on the common part]";
+    head.appendChild(document.createTextNode(said + " · "));
+    head.appendChild(el("a", "every version", {href: fill(rulePage, pair["new"] || pair.old)}));
+    box.appendChild(head);
+    const oldRule = pair.old && texts[0].rules[pair.old], newRule = pair["new"] && texts[1].rules[pair["new"]];
+    if (!record) {
+      box.appendChild(el("div", comparable(oldRule || newRule), {"class": "rk-text", lang: choice.lang}));
+      return box;
+    }
+    box.appendChild(drawOps(el("div", "", {"class": "rk-diff", lang: choice.lang}), record.ops,
+      comparable(oldRule), comparable(newRule)));
+    if (record.changed) box.appendChild(el("div", "changed: " + record.changed, {"class": "rk-note rk-changed"}));
+    (record.editorial || []).forEach(function (line) { box.appendChild(el("div", line, {"class": "rk-note"})); });
+    (record.examples || []).forEach(function (example, i) {
+      if (example[0] === data.kinds.rows[0]) return;  // unchanged
+      const line = el("div", "", {"class": "rk-example-row"});
+      line.appendChild(el("span", "example (" + example[0] + "): ", {"class": "rk-meta"}));
+      line.appendChild(drawOps(el("span", "", {"class": "rk-example rk-diff", lang: choice.lang}), example[1],
+        oldRule.examples[i], newRule.examples[i]));
+      box.appendChild(line);
+    });
+    const dropped = record.examples_dropped || [0, 0];
+    [[oldRule, dropped[0], "removed", "del"], [newRule, dropped[1], "added", "ins"]].forEach(function (side) {
+      side[0].examples.slice(side[0].examples.length - side[1]).forEach(function (text) {
+        const line = el("div", "", {"class": "rk-example-row"});
+        line.appendChild(el("span", "example " + side[2] + ": ", {"class": "rk-meta"}));
+        const example = el("span", "", {"class": "rk-example rk-diff", lang: choice.lang});
+        example.appendChild(el(side[3], text));
+        line.appendChild(example);
+        box.appendChild(line);
+      });
+    });
+    return box;
+  }
+
+  // A kept rule's row is named by its text class, any other by where it went (compare/kinds.py).
+  function rowKind(data, pair, record) {
+    if (pair.kind !== data.place.IN_PLACE) return pair.kind;
+    return record ? record["class"] : data.kinds.rows[0];
+  }
+
+  // The diff record of a continued rule, by its two text ids; two equal ids are one text, unchanged
+  // (its record is written only when the text is cut off in its source).
+  function recordOf(data, pair, diffs, ids, texts) {
+    if (pair.old === null || pair["new"] === null) return null;
+    const a = ids[0][pair.old], b = ids[1][pair["new"]];
+    const found = diffs.get(data.shard(a));
+    const record = found && found[a + "." + b];
+    if (record) return record;
+    if (a !== b) throw new Error("no diff of texts " + a + " and " + b + " in the compare data");
+    return {"class": data.kinds.rows[0], ops: [Array.from(comparable(texts[0].rules[pair.old])).length]};
   }
 
   function info(lang, label) {
     return versions.find(function (v) { return v.lang === lang && v.label === label; });
   }
 
-  function compare(choice, oldData, newData) {
-    const oldInfo = info(choice.lang, choice.old), newInfo = info(choice.lang, choice["new"]);
-    const numbers = Object.keys(oldData.rules).concat(Object.keys(newData.rules).filter(function (n) {
-      return !(n in oldData.rules);
-    })).filter(function (n) { return within(n, choice.rule); }).sort(byNumber);
-    const counts = {changed: 0, added: 0, removed: 0, unchanged: 0, unknown: 0};
-    const rows = document.createDocumentFragment();
-    numbers.forEach(function (n) {
-      const o = oldData.rules[n], w = newData.rules[n];
-      if (o && w) {
-        if (same(o, w)) { counts.unchanged++; return; }
-        counts.changed++;
-        rows.appendChild(row("changed", n, choice, o, w));
-      } else if (w) {
-        if (!oldInfo.complete) { counts.unknown++; return; }
-        counts.added++;
-        rows.appendChild(row("added", n, choice, null, w));
-      } else {
-        if (!newInfo.complete) { counts.unknown++; return; }
-        counts.removed++;
-        rows.appendChild(row("removed", n, choice, o, null));
-      }
+  function countsLine(data, rows, scope) {
+    const counts = {};
+    data.kinds.rows.forEach(function (k) { counts[k] = 0; });
+    rows.forEach(function (r) { counts[r.kind]++; });
+    // as the CLI prints them: every kind, renumbered-reference only when some row is one
+    const shown = data.kinds.rows.filter(function (k) { return counts[k] || k !== data.kinds.rows[2]; });
+    return shown.map(function (k) { return counts[k] + " " + k; }).join(", ") + (scope.label ? " (rules " + scope.label + ")" : "");
+  }
+
+  function compare(choice, data, found, texts, diffs) {
+    const ids = [data.ids(choice.old), data.ids(choice["new"])];
+    const rows = found.pairs.map(function (pair) {
+      const record = recordOf(data, pair, diffs, ids, texts);
+      return {pair: pair, record: record, kind: rowKind(data, pair, record)};
     });
     summary.textContent = "";
-    const line = el("p", counts.changed + " changed, " + counts.added + " added, " + counts.removed + " removed, "
-      + counts.unchanged + " unchanged" + (choice.rule ? " (rules " + choice.rule + ")" : ""), {"class": "rk-meta", id: "rk-compare-counts"});
-    summary.appendChild(line);
-    if (counts.unknown) {
-      summary.appendChild(el("p", counts.unknown + " rules printed in only one of the two are not listed: "
-        + "a partial version (an excerpt, a change notice) says nothing about the rules it does not print.", {"class": "rk-partial"}));
+    summary.appendChild(el("p", countsLine(data, rows, found.scope), {"class": "rk-meta", id: "rk-compare-counts"}));
+    [[found.unknownOld, choice.old, choice["new"]], [found.unknownNew, choice["new"], choice.old]].forEach(function (u) {
+      if (!u[0].length) return;
+      const details = el("details", "", {"class": "rk-partial"});
+      details.appendChild(el("summary", u[0].length + " rules only in " + u[1] + " are not listed: " + u[2]
+        + " is partial (an excerpt, a change notice) and says nothing about the rules it does not print."));
+      details.appendChild(el("p", u[0].join(", ")));
+      summary.appendChild(details);
+    });
+    if (found.notes.length) {
+      const list = el("ul", "", {"class": "rk-notes"});
+      found.notes.forEach(function (note) { list.appendChild(el("li", note)); });
+      summary.appendChild(list);
     }
     const prebuilt = (diffPages[choice.lang] || {})[choice.old + ".." + choice["new"]];
     if (prebuilt) {
-      const p = el("p", "This pair also has a diff page, with renumbered rules aligned and editorial changes marked: ");
+      const p = el("p", "This pair also has a diff page, chapter by chapter: ");
       p.appendChild(el("a", choice.old + " → " + choice["new"], {href: url(prebuilt)}));
       summary.appendChild(p);
     }
+    const fragment = document.createDocumentFragment(), used = new Set();
+    rows.forEach(function (r) {
+      if (r.kind === data.kinds.rows[0]) return;
+      const names = [r.pair["new"], r.pair.old].filter(function (n, i, all) {
+        return n !== null && all.indexOf(n) === i && !used.has(n);
+      });
+      names.forEach(function (n) { used.add(n); });
+      fragment.appendChild(row(choice, data, r.pair, texts, r.record, names));
+    });
     results.textContent = "";
-    results.appendChild(rows);
+    results.appendChild(fragment);
     if (location.hash) {
       const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
       if (target) target.scrollIntoView();
@@ -304,6 +255,20 @@
             rule: fields.rule.value.trim().replace(/\.$/, "")};
   }
 
+  // What diff_asked (rules_kb/ask/diffs.py) refuses, refused here too, in its words.
+  function asked(choice, data) {
+    const i = data.labels.indexOf(choice.old), j = data.labels.indexOf(choice["new"]);
+    if (i < 0 || j < 0) throw new Error("choose two versions");
+    if (i === j) throw new Error("compare two different versions (both are " + choice.old + ")");
+    if (i > j) throw new Error(choice.old + " is newer than " + choice["new"] + ": give the older version first (⇄ swaps them)");
+    const scope = A.scopeOf(data, choice.rule);
+    if (scope.root && !Object.keys(data.ids(choice.old)).concat(Object.keys(data.ids(choice["new"])))
+      .some(function (n) { return R.compare(number(n), scope.root) === 0; })) {
+      throw new Error("no rule " + scope.label + " in " + choice.old + " or " + choice["new"]);
+    }
+    return scope;
+  }
+
   function show(push) {
     const choice = current();
     const query = "?lang=" + encodeURIComponent(choice.lang) + "&old=" + encodeURIComponent(choice.old)
@@ -314,15 +279,38 @@
     const mine = ++run;
     form.dataset.done = "";
     const oldInfo = info(choice.lang, choice.old), newInfo = info(choice.lang, choice["new"]);
-    if (!oldInfo || !newInfo) { status.textContent = "choose two versions"; return; }
+    if (!oldInfo || !newInfo || !indexes[choice.lang]) { status.textContent = "choose two versions"; return; }
     status.textContent = "loading " + choice.old + " and " + choice["new"] + " …";
-    Promise.all([fetchVersion(oldInfo.api), fetchVersion(newInfo.api)]).then(function (data) {
+    let data, found;
+    fetchJson(indexes[choice.lang]).then(function (index) {
+      if (!index.prepared) index.prepared = A.prepare(index);
+      data = index.prepared;
+      const scope = asked(choice, data);
+      found = A.alignment(data, choice.old, choice["new"]);
+      found.scope = scope;
+      found.pairs = found.pairs.filter(function (p) {
+        return (p.old !== null && scope.contains(p.old)) || (p["new"] !== null && scope.contains(p["new"]));
+      }).sort(A.pairOrder);
+      found.unknownOld = found.unknownOld.filter(scope.contains).sort(byNumber);
+      found.unknownNew = found.unknownNew.filter(scope.contains).sort(byNumber);
+      const ids = data.ids(choice.old), shards = new Set();
+      found.pairs.forEach(function (p) { if (p.old !== null && p["new"] !== null) shards.add(data.shard(ids[p.old])); });
+      const wanted = Array.from(shards).filter(Boolean);
+      return Promise.all([fetchVersion(oldInfo.api), fetchVersion(newInfo.api)].concat(wanted.map(fetchJson)))
+        .then(function (loaded) {
+          return [loaded.slice(0, 2), new Map(wanted.map(function (path, k) { return [path, loaded[k + 2]]; }))];
+        });
+    }).then(function (loaded) {
       if (mine !== run) return;
-      compare(choice, data[0], data[1]);
+      compare(choice, data, found, loaded[0], loaded[1]);
       status.textContent = choice.lang + ": " + choice.old + " → " + choice["new"];
       form.dataset.done = String(mine);
     }).catch(function (error) {
-      if (mine === run) status.textContent = "could not load the versions: " + error.message;
+      if (mine !== run) return;
+      status.textContent = error.message;
+      summary.textContent = "";
+      results.textContent = "";
+      form.dataset.done = String(mine);
     });
   }
 
@@ -344,6 +332,4 @@
     choose(params);
     show(false);
   }).catch(function (error) { status.textContent = "could not load the list of versions: " + error.message; });
-
-  window.rkCompareDiff = diff;  // for tests and the curious: rkCompareDiff("old text", "new text")
 })();
