@@ -75,11 +75,15 @@ def _joined(runs: list[list[str]]) -> list[list[str]]:
     return out
 
 
+# A row of diff's text: "  507.1a (editorial)", "  506.3b -> 507.2c (moved, …)".
+ROW_HEAD = re.compile(r"  \S+( -> \S+)? \((editorial|substantive|moved|split|added|removed|renumbered-reference)\b")
+
+
 def _cli_notes(text: str) -> list[list[str]]:
     """Per changed row of ``diff``'s text, its ``changed:`` and ``editorial`` lines, in order."""
     rows: list[list[str]] = []
     for line in text.splitlines()[1:]:
-        if re.match(r"  \S", line) and not line.startswith(("  only in", "  note:", "  showing", "  legend:")):
+        if ROW_HEAD.match(line):
             rows.append([])
         elif rows and line.startswith(("    changed: ", "    editorial (")):
             rows[-1].append(line.strip())

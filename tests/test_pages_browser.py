@@ -53,7 +53,8 @@ PAGES = {
 }
 MISSING = PAGES["404"][0]
 # Names a Japanese interface writes as they are (the site's, a format's, a document's own title).
-NAMES = ("rules-kb", "JSON API", "JSON", "API", "Atom", "URL", "Markdown", "HTML", "sha256", "Enter", "Tab",
+NAMES = ("rules-kb diff", "rules-kb", "JSON API", "JSON", "API", "Atom", "URL", "Markdown", "HTML", "sha256", "Enter",
+         "Tab",
          "Magic Tournament Rules", "Infraction Procedure Guide")
 # Visible text nodes of the interface that hold an English word once ui.js has done its work.
 UNTRANSLATED = """(names) => {

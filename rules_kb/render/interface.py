@@ -32,10 +32,11 @@ ENGLISH_ONLY = ("mtg/",)
 # Interface texts of more than a few words, kept apart so the table reads.
 _TIMELINE = ("Every version the corpus knows of, newest first. Partial versions (excerpts, change notices) say "
              "nothing about the rules they do not print.")
-_COMPARE = ("Choose any two versions: the rules are fetched from the JSON API and compared here, in your browser. "
-            "Rules are paired by number, so a renumbered rule shows as removed and added (the diff pages of "
-            "adjacent versions align renumberings). Changed text is marked word by word in English and at "
-            "script boundaries in Japanese (runs of kanji, hiragana, katakana or Latin letters). The address "
+_COMPARE = ("Choose any two versions: they are compared as rules-kb diff compares them, rule by rule. "
+            "A renumbered rule is shown moved, with the words that changed; a rule whose sentences went to "
+            "several rules is shown split; between two whole rulebooks each rule is followed release by "
+            "release. Each change is named (editorial, substantive, a renumbered reference) and marked word "
+            "by word. The rules field takes a chapter (5), a section (509) or a rule (509.1a). The address "
             "keeps the choice, so it can be pasted into a note.")
 _DRIFT = ("Where a translation's version label claims one thing and its text says another: an English text "
           "labelled with a recent version that still states the rules as they were before a change, or the two "
@@ -99,11 +100,16 @@ WORDS: dict[str, str] = {
     "[paired by hand]": "［手作業で対応づけ］",
     "[one side is cut off in its source: compared on the common part]": "［片方は出典で途中まで: 共通部分で比較］",
     "Duel Masters: compare any two versions": "デュエル・マスターズ: 任意の2つの版を比較",
-    _COMPARE: "任意の2つの版を選んでください。ルールは JSON API から読み込み、このブラウザの中で比較します。"
-              "ルールは番号で"
-              "対応づけるので、番号の変わったルールは削除と追加に見えます(隣り合う版の差分ページは番号の変更を"
-              "対応づけます)。変わった文は、英語では単語ごとに、日本語では文字の種類(漢字、ひらがな、カタカナ、"
-              "ラテン文字の並び)の境目ごとに示します。アドレスに選択が残るので、メモに貼り付けられます。",
+    _COMPARE: "任意の2つの版を選んでください。rules-kb diff と同じ方法で、ルールごとに比較します。"
+              "番号の変わったルールは移動として、変わった語句とともに示します。文が複数のルールに分かれたルールは分割として示します。"
+              "2つの完全な版の間では、各ルールをリリースごとにたどります。変更にはそれぞれ種類(表現のみ、内容の変更、"
+              "参照先の番号変更)を付け、語句ごとに示します。ルール欄には章(5)、節(509)、ルール(509.1a)を"
+              "入力できます。アドレスに選択が残るので、メモに貼り付けられます。",
+    "This pair also has a diff page, chapter by chapter:": "この2つの版には章ごとの差分ページもあります:",
+    # the kinds of editorial change (rules_kb/compare/editorial.py), named in the compare page's notes
+    "width": "全角・半角", "punctuation": "句読点", "quotes": "引用符", "case": "大文字・小文字",
+    "contraction": "短縮形", "hyphenation": "ハイフン", "spelling": "表記", "typo": "誤字",
+    "relative-pronoun": "関係代名詞", "whitespace": "空白",
     "language": "言語", "old": "旧", "new": "新", "compare": "比較",
     "copy link to this comparison": "この比較のリンクをコピー",
     "choose two versions": "2つの版を選んでください",
@@ -269,8 +275,15 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     (r"^(\d+) citations: (.+)$", "引用 {1} 件: {2}"),
     # compare (site/assets/compare.js)
     (r"^loading (\S+) and (\S+) …$", "{1} と {2} を読み込み中 …"),
-    (r"^(\d+) changed, (\d+) added, (\d+) removed, (\d+) unchanged(?: \(rules (\S+)\))?$",
-     "変更 {1}、追加 {2}、削除 {3}、変更なし {4} {5}"),
+    (r"^(.+) \(rules (\S+)\)$", "{1:words}（ルール {2}）"),
+    (r"^editorial \(([\w-]+)\): (.+)$", "表現のみ（{1:word}）: {2}"),
+    (r"^changed: (.+)$", "変更: {1}"),
+    (r"^example \(([\w-]+)\):$", "例（{1:word}）:"),
+    (r"^example (added|removed):$", "例（{1:word}）:"),
+    (r"^(\d+) rules only in (\S+) are not listed: (\S+) is partial \(an excerpt, a change notice\) and says "
+     r"nothing about the rules it does not print\.$",
+     "{2} にしかないルール {1} 件は載せていません。{3} は部分的な版（抜粋、変更告知）で、載せていないルールについては"
+     "何も述べていません。"),
     (r"^(\w+): (\S+) → (\S+)$", "{1:word}: {2} → {3}"),
     # last: a page's title that is the game's name and what follows it, once nothing above matched
     (r"^Duel Masters (English|日本語) ([^:]+)$", "デュエル・マスターズ {1:word} {2}"),
