@@ -106,10 +106,13 @@ WORDS: dict[str, str] = {
               "参照先の番号変更)を付け、語句ごとに示します。ルール欄には章(5)、節(509)、ルール(509.1a)を"
               "入力できます。アドレスに選択が残るので、メモに貼り付けられます。",
     "This pair also has a diff page, chapter by chapter:": "この2つの版には章ごとの差分ページもあります:",
-    # the kinds of editorial change (rules_kb/compare/editorial.py), named in the compare page's notes
+    # the kinds of editorial change (rules_kb/compare/editorial.py), named in the compare page's notes,
     "width": "全角・半角", "punctuation": "句読点", "quotes": "引用符", "case": "大文字・小文字",
     "contraction": "短縮形", "hyphenation": "ハイフン", "spelling": "表記", "typo": "誤字",
     "relative-pronoun": "関係代名詞", "whitespace": "空白",
+    # and those judged on the whole English text (rules_kb/compare/rewording.py)
+    "dash": "ダッシュ", "pronoun": "代名詞", "numeral": "数の表記", "list-order": "列挙の順序",
+    "wording": "言い回し",  # "commentary" is above: the word names both
     "language": "言語", "old": "旧", "new": "新", "compare": "比較",
     "copy link to this comparison": "この比較のリンクをコピー",
     "choose two versions": "2つの版を選んでください",
