@@ -36,27 +36,26 @@ def _continues(before: str, line: str) -> bool:
 
 
 def read_paragraphs(text: str, *, japanese: bool) -> list[Paragraph]:
-    """Every paragraph of ``text`` in order; whitespace-only lines separate and belong to none."""
-    paragraphs: list[Paragraph] = []
-    pending: list[tuple[str, Span]] = []
+    """Every paragraph of ``text`` in order; whitespace-only lines separate and belong to none.
 
-    def close() -> None:
-        if pending:
-            paragraphs.append(Paragraph("".join(piece for piece, _ in pending), tuple(s for _, s in pending)))
-            pending.clear()
-
+    Lines are gathered as lists and joined once at the end: joining each continuation onto the
+    paragraph so far made a paragraph of n cut lines cost n² (fuzzing found it)."""
+    lines: list[list[str]] = []
+    spans: list[list[Span]] = []
+    taking = False  # whether the last paragraph takes the next line (Japanese: no closing space yet)
     for line in iter_lines(text):
         if not line.stripped:
-            close()
+            taking = False
             continue
-        if not japanese and paragraphs and not pending and _continues(paragraphs[-1].text, line.stripped):
-            last = paragraphs.pop()
-            paragraphs.append(Paragraph(f"{last.text} {line.stripped}", (*last.spans, line.span())))
-            continue
-        if japanese and _JA_ITEM.match(line.stripped):
-            close()
-        pending.append((line.stripped, line.span()))
-        if not japanese or line.text.endswith((" ", "\u3000")):
-            close()
-    close()
-    return paragraphs
+        if japanese:
+            starts = not taking or bool(_JA_ITEM.match(line.stripped))
+            taking = not line.text.endswith((" ", "\u3000"))
+        else:
+            starts = not lines or not _continues(lines[-1][-1], line.stripped)
+        if starts:
+            lines.append([])
+            spans.append([])
+        lines[-1].append(line.stripped)
+        spans[-1].append(line.span())
+    joiner = "" if japanese else " "
+    return [Paragraph(joiner.join(pieces), tuple(where)) for pieces, where in zip(lines, spans, strict=True)]
