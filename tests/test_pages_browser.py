@@ -70,6 +70,15 @@ UNTRANSLATED = """(names) => {
     text = text.replace(/\\S*[0-9_./:\\-]\\S*/g, " ");  // identifiers: numbers, versions, ids, addresses
     if (/[A-Za-z]{2,}/.test(text)) found.push(node.nodeValue.trim());
   }
+  // what the walk above cannot see: a list's choices and a field's placeholder
+  const unseen = [...document.querySelectorAll("option")].filter(o => !o.closest(table.source)).map(o => o.text)
+    .concat([...document.querySelectorAll("[placeholder]")].map(e => e.getAttribute("placeholder")));
+  for (const value of unseen) {
+    let text = value;
+    for (const name of names) text = text.split(name).join(" ");
+    text = text.replace(/\\S*[0-9_./:\\-]\\S*/g, " ");
+    if (/[A-Za-z]{2,}/.test(text)) found.push(value.trim());
+  }
   return found;
 }"""
 

@@ -106,6 +106,9 @@ WORDS: dict[str, str] = {
               "参照先の番号変更)を付け、語句ごとに示します。ルール欄には章(5)、節(509)、ルール(509.1a)を"
               "入力できます。アドレスに選択が残るので、メモに貼り付けられます。",
     "This pair also has a diff page, chapter by chapter:": "この2つの版には章ごとの差分ページもあります:",
+    "509 or 509.1": "509 または 509.1",
+    # the search page's field: its English example query gives way to a second Japanese one
+    "ブロックした, declare blockers, 507.2a, cites:603.2e": "ブロックした, 攻撃クリーチャー, 507.2a, cites:603.2e",
     # the kinds of editorial change (rules_kb/compare/editorial.py), named in the compare page's notes,
     "width": "全角・半角", "punctuation": "句読点", "quotes": "引用符", "case": "大文字・小文字",
     "contraction": "短縮形", "hyphenation": "ハイフン", "spelling": "表記", "typo": "誤字",
@@ -279,6 +282,7 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     # compare (site/assets/compare.js)
     (r"^loading (\S+) and (\S+) …$", "{1} と {2} を読み込み中 …"),
     (r"^(.+) \(rules (\S+)\)$", "{1:words}（ルール {2}）"),
+    (r"^(.+) — partial$", "{1} — 部分的な版"),
     (r"^editorial \(([\w-]+)\): (.+)$", "表現のみ（{1:word}）: {2}"),
     (r"^changed: (.+)$", "変更: {1}"),
     (r"^example \(([\w-]+)\):$", "例（{1:word}）:"),
