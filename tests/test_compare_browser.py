@@ -158,6 +158,14 @@ def test_a_chapter_is_compared_not_emptied(page, serve_dir, real_site):
     page.screenshot(path=str(ARTIFACTS / "compare-mtg-2008-10-01-2009-07-08-5.png"))
 
 
+def test_a_release_and_its_effective_date_are_told_apart(page, serve_dir, real_site):
+    """The choice read "2009-07-08 (2009-07-11)": the file's date and the date it took effect
+    (the 2009-07-08 release's text says "effective July 11, 2009"), with no word on which is which."""
+    _open(page, serve_dir(real_site), "mtg", "en", "2008-10-01", "2009-07-08", "5")
+    chosen = page.locator("select[name=new] option[value='2009-07-08']").inner_text()
+    assert chosen == "2009-07-08, effective 2009-07-11"
+
+
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 

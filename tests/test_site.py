@@ -72,14 +72,16 @@ def test_no_broken_internal_link_or_anchor(real_site, crawl):
     assert len(crawl) > 5000
 
 
-def _rule_element(tree, rule):
-    """The block of a rule text; its document is its own ``data-document`` or its page's."""
+def _rule_elements(tree) -> dict[tuple[str, str], object]:
+    """Each rule block of a page by (number, document); a block's document is its own
+    ``data-document`` or its nearest ancestor's. The first block of a pair wins, as a reader sees it."""
+    found: dict[tuple[str, str], object] = {}
     for element in tree.find_class("rk-rule"):
         number = element.find_class("rk-num")[0].text_content()
-        document = next((e.get("data-document") for e in element.iterancestors() if e.get("data-document")), None)
-        if number == str(rule.number) and (element.get("data-document") or document) == rule.document:
-            return element
-    return None
+        document = element.get("data-document") or next(
+            (e.get("data-document") for e in element.iterancestors() if e.get("data-document")), None)
+        found.setdefault((number, document), element)
+    return found
 
 
 def _shown_as(knowledge, rule):
@@ -94,40 +96,50 @@ def _shown_as(knowledge, rule):
 
 
 def test_every_rule_text_is_at_its_pinned_and_its_rule_page(real_site, knowledge):
+    """Each page is read once, with the texts it must show gathered first (reading a chapter page
+    once per rule on it, and looking each rule up among all of the page's, took minutes)."""
     missing = []
-    pages: dict[str, object] = {}
-
-    def page(path):
-        if path not in pages:
-            pages[path] = parse(file_of(real_site, path))
-        return pages[path]
-
+    by_pinned: dict[str, list] = {}
+    by_rule_page: dict[str, list] = {}
     for rule in knowledge.catalog.all_texts():
-        pinned = links.pinned_rule(rule.game, rule.lang, rule.version, rule.number)
+        by_pinned.setdefault(links.pinned_rule(rule.game, rule.lang, rule.version, rule.number), []).append(rule)
+        by_rule_page.setdefault(links.rule_page(rule.game, rule.number), []).append(rule)
+    pinned_pages: dict[str, list[tuple[str, list]]] = {}
+    for pinned, rules in by_pinned.items():
         path, _, anchor = pinned.partition("#")
-        tree = page(path)
+        pinned_pages.setdefault(path, []).append((anchor, rules))
+
+    for path, anchored in pinned_pages.items():
+        tree = parse(file_of(real_site, path))
         reader = reader_of(tree)
         if reader is not None:  # drawn in the browser from the version's JSON (test_reader_browser.py)
-            drawn = drawn_rules(real_site, reader).get(str(rule.number))
-            if drawn is None or drawn["text"] != rule.text or drawn["title"] != rule.title:
-                missing.append(f"drawn {pinned} {rule.document}")
-        else:
-            shown = _shown_as(knowledge, rule)  # a copy of another document's text is shown once, as that text
-            element = _rule_element(tree, shown)
-            if element is None or (shown.text and element.find_class("rk-text")[0].text_content() != shown.text):
-                missing.append(f"pinned {pinned} {rule.document}")
-            elif not tree.get_element_by_id(anchor, None) is not None:
-                missing.append(f"no id {pinned}")
-        independent = page(links.rule_page(rule.game, rule.number))
-        texts = {e.text_content() for e in independent.find_class("rk-text")}
-        if rule.truncated and any(t.text.startswith(rule.text.rstrip().rsplit(" ", 1)[0]) for t in
-                                  knowledge.catalog.rules_in(rule.game, rule.lang, rule.version)[rule.number]
-                                  if not t.truncated):
-            continue  # a cut-off copy of its version's whole text: the rule page shows the whole one once
-        if rule.text and rule.text not in texts:
-            missing.append(f"rule page {rule.game} {rule.number} {rule.version}")
-        if len(pages) > 400:
-            pages.clear()
+            drawn = drawn_rules(real_site, reader)
+            for _, rules in anchored:
+                for rule in rules:
+                    shown = drawn.get(str(rule.number))
+                    if shown is None or shown["text"] != rule.text or shown["title"] != rule.title:
+                        missing.append(f"drawn {path} {rule.number} {rule.document}")
+            continue
+        blocks = _rule_elements(tree)
+        ids = {e.get("id") for e in tree.iter() if e.get("id")}
+        for anchor, rules in anchored:
+            for rule in rules:
+                shown = _shown_as(knowledge, rule)  # a copy of another document's text is shown once, as that text
+                element = blocks.get((str(shown.number), shown.document))
+                if element is None or (shown.text and element.find_class("rk-text")[0].text_content() != shown.text):
+                    missing.append(f"pinned {path}#{anchor} {rule.document}")
+                elif anchor not in ids:
+                    missing.append(f"no id {path}#{anchor}")
+
+    for path, rules in by_rule_page.items():
+        texts = {e.text_content() for e in parse(file_of(real_site, path)).find_class("rk-text")}
+        for rule in rules:
+            if rule.truncated and any(t.text.startswith(rule.text.rstrip().rsplit(" ", 1)[0]) for t in
+                                      knowledge.catalog.rules_in(rule.game, rule.lang, rule.version)[rule.number]
+                                      if not t.truncated):
+                continue  # a cut-off copy of its version's whole text: the rule page shows the whole one once
+            if rule.text and rule.text not in texts:
+                missing.append(f"rule page {rule.game} {rule.number} {rule.version}")
     assert missing == []
 
 

@@ -218,7 +218,8 @@
   function options(select, list, value) {
     select.textContent = "";
     list.forEach(function (v) {
-      const text = v.label + (v.date && v.date !== v.label ? " (" + v.date + ")" : "") + (v.complete ? "" : " — partial");
+      // a Magic release is named by its file's date and took effect on another: say which is which
+      const text = v.label + (v.date && v.date !== v.label ? ", effective " + v.date : "") + (v.complete ? "" : " — partial");
       select.appendChild(el("option", text, {value: v.label}));
     });
     if (value !== undefined) select.value = value;
