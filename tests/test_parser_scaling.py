@@ -27,6 +27,17 @@ CASES = [(f, s) for f in SAMPLES if f != "mtg-cr" for s in SHAPES] + [("mtg-cr",
     (f, "line") for f in LINE_FORMATS]  # before the fix the MTR's contents reader gave x4 on one long line
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _frozen_heap():
+    """What the session holds before these tests (the knowledge base fixtures: a heap of ~1 GB) is
+    moved out of the collector's sight, so each ``gc.collect()`` below walks only what the parses
+    made: it took about a second each, most of this file's time in the full suite."""
+    gc.collect()
+    gc.freeze()
+    yield
+    gc.unfreeze()
+
+
 def cpu_time(parse, text: str, meta) -> float:
     """CPU seconds of one parse, with the cyclic garbage collector off.
 
