@@ -8,6 +8,8 @@ history (tests/test_history.py reads those, and ingests every document for the a
 
 from __future__ import annotations
 
+import fcntl
+import os
 from pathlib import Path
 
 import pytest
@@ -159,10 +161,28 @@ def serve_dir():
 
 
 @pytest.fixture(scope="session")
-def real_site(tmp_path_factory, knowledge, subset_corpus) -> Path:
-    """The site of the tests' corpus, built once per session (mkdocs runs in strict mode)."""
+def real_site(tmp_path_factory, subset_corpus, request) -> Path:
+    """The site of the tests' corpus, built once per test run (mkdocs runs in strict mode).
+
+    Under pytest-xdist the first worker to need it builds it in the run's own temporary folder,
+    under a lock, and the others read it: the build is the same bytes whichever worker makes it
+    (tests/test_determinism.py), and no test writes into it."""
     from rules_kb.site.build import build_site
 
-    out = tmp_path_factory.mktemp("real") / "site"
-    build_site(subset_corpus, out, knowledge=knowledge)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        out = tmp_path_factory.mktemp("real") / "site"
+        build_site(subset_corpus, out, knowledge=request.getfixturevalue("knowledge"))
+        return out
+    shared = tmp_path_factory.getbasetemp().parent  # the run's folder; each worker's is inside it
+    out, done = shared / "real" / "site", shared / "real" / "built"
+    with open(shared / "real.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not done.exists():
+                out.parent.mkdir(exist_ok=True)
+                build_site(subset_corpus, out, knowledge=request.getfixturevalue("knowledge"))
+                done.touch()
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
     return out
