@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -148,9 +149,14 @@ def serve_dir():
         def log_message(self, *args) -> None:
             pass
 
+    class QuietServer(http.server.ThreadingHTTPServer):
+        def handle_error(self, request, client_address) -> None:
+            if not isinstance(sys.exc_info()[1], ConnectionError):  # a browser that stopped reading
+                super().handle_error(request, client_address)
+
     def start(folder: Path) -> str:
         handler = functools.partial(Quiet, directory=str(folder))
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        server = QuietServer(("127.0.0.1", 0), handler)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         servers.append(server)
         return f"http://127.0.0.1:{server.server_address[1]}/"
