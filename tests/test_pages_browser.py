@@ -54,32 +54,28 @@ PAGES = {
 MISSING = PAGES["404"][0]
 # Names a Japanese interface writes as they are (the site's, a format's, a document's own title).
 NAMES = ("rules-kb diff", "rules-kb", "JSON API", "JSON", "API", "Atom", "URL", "Markdown", "HTML", "sha256", "Enter",
-         "Tab",
-         "Magic Tournament Rules", "Infraction Procedure Guide")
-# Visible text nodes of the interface that hold an English word once ui.js has done its work.
+         "Tab", "Magic Tournament Rules", "Infraction Procedure Guide")
+# Interface texts that hold an English word once ui.js has done its work: every visible text node,
+# and what a walk of text nodes cannot see, a list's choices and a field's placeholder.
 UNTRANSLATED = """(names) => {
   const table = window.rulesKbInterface;
-  const found = [];
+  const english = value => {
+    let text = value;
+    for (const name of names) text = text.split(name).join(" ");
+    text = text.replace(/\\S*[0-9_./:\\-]\\S*/g, " ");  // identifiers: numbers, versions, ids, addresses
+    return /[A-Za-z]{2,}/.test(text);
+  };
+  const texts = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
     if (!parent || parent.closest(table.source) || parent.closest("noscript, .rk-visually-hidden")) continue;
     if (!parent.getClientRects().length || getComputedStyle(parent).visibility === "hidden") continue;
-    let text = node.nodeValue;
-    for (const name of names) text = text.split(name).join(" ");
-    text = text.replace(/\\S*[0-9_./:\\-]\\S*/g, " ");  // identifiers: numbers, versions, ids, addresses
-    if (/[A-Za-z]{2,}/.test(text)) found.push(node.nodeValue.trim());
+    texts.push(node.nodeValue);
   }
-  // what the walk above cannot see: a list's choices and a field's placeholder
-  const unseen = [...document.querySelectorAll("option")].filter(o => !o.closest(table.source)).map(o => o.text)
-    .concat([...document.querySelectorAll("[placeholder]")].map(e => e.getAttribute("placeholder")));
-  for (const value of unseen) {
-    let text = value;
-    for (const name of names) text = text.split(name).join(" ");
-    text = text.replace(/\\S*[0-9_./:\\-]\\S*/g, " ");
-    if (/[A-Za-z]{2,}/.test(text)) found.push(value.trim());
-  }
-  return found;
+  document.querySelectorAll("option").forEach(o => { if (!o.closest(table.source)) texts.push(o.text); });
+  document.querySelectorAll("[placeholder]").forEach(e => texts.push(e.getAttribute("placeholder")));
+  return texts.filter(english).map(text => text.trim());
 }"""
 
 

@@ -218,8 +218,10 @@
   function options(select, list, value) {
     select.textContent = "";
     list.forEach(function (v) {
-      // a Magic release is named by its file's date and took effect on another: say which is which
-      const text = v.label + (v.date && v.date !== v.label ? ", effective " + v.date : "") + (v.complete ? "" : " — partial");
+      // a release named by its file's date (Magic's) took effect on the date its text states: say which
+      // is which; a numbered version (Duel Masters' 1.48) is shown with its date
+      const dated = /^\d{4}-\d{2}-\d{2}$/.test(v.label) ? ", effective " + v.date : " (" + v.date + ")";
+      const text = v.label + (v.date && v.date !== v.label ? dated : "") + (v.complete ? "" : " — partial");
       select.appendChild(el("option", text, {value: v.label}));
     });
     if (value !== undefined) select.value = value;
