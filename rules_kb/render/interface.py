@@ -283,6 +283,8 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     (r"^loading (\S+) and (\S+) …$", "{1} と {2} を読み込み中 …"),
     (r"^(.+) \(rules (\S+)\)$", "{1:words}（ルール {2}）"),
     (r"^(.+) — partial$", "{1:text} — 部分的な版"),
+    (r"^\(text ([\w-]+), similarity ([\d.]+)\) ·$", "（本文は{1:word}、類似度 {2}） ·"),
+    (r"^\(its sentences are now in (.+)\) ·$", "（その文は現在 {1} にあります） ·"),
     (r"^(\S+), effective (\d{4}-\d{2}-\d{2})$", "{1}（{2:date} 発効）"),
     (r"^editorial \(([\w-]+)\): (.+)$", "表現のみ（{1:word}）: {2}"),
     (r"^changed: (.+)$", "変更: {1}"),
