@@ -6,7 +6,7 @@ from __future__ import annotations
 import search_support as support
 from search_support import result_ids
 
-from rules_kb.search.documents import collect
+from rules_kb.search.documents import collect, defining_subject
 from rules_kb.search.query import search
 from rules_kb.search.segment import query_terms, segment
 
@@ -42,6 +42,25 @@ def test_a_question_about_a_name_reads_the_name(search_index):
     assert ids(search_index, "what is a token", game="mtg")[0] == "mtg/en/111.1"
     # 102.1 defines ターン・プレイヤー; before, 運営ルール 1.4 (a long section) came first.
     assert ids(search_index, "ターン・プレイヤーとは誰のこと")[0] == "dm/ja/102.1"
+
+
+def test_a_rule_is_named_by_the_subject_its_first_sentence_defines(knowledge, search_index):
+    """The texts below are each rule's as the subset's newest releases print it."""
+    newest = (("dm", "ja", "1.48"), ("mtg", "en", "2024-11-08"))
+    texts = {(r.game, str(r.number)): r.text for game, lang, label in newest
+             for rules in knowledge.catalog.rules_in(game, lang, label).values() for r in rules}
+    # 「ツインパクトカードは…新たなカードの種類です。」, 「能力とは、…ものです。」, "A player is one of the people…"
+    assert defining_subject(texts[("dm", "810.1")], "ja") == "ツインパクトカード"
+    assert defining_subject(texts[("dm", "110.1")], "ja") == "能力"
+    assert defining_subject(texts[("mtg", "102.1")], "en") == "player"
+    assert defining_subject(texts[("mtg", "800.1")], "en") == "multiplayer game"
+    # what a subject does, not what it is: 「カードの文章が…ときは、カードの記述が優先されます。」
+    assert defining_subject(texts[("dm", "101.1")], "ja") is None
+    # 「ゲーム内で起こるあらゆることはイベントです。」 says what an event is, not what あらゆること is
+    assert defining_subject(texts[("dm", "700.1")], "ja") is None
+    # so the rule answers the question about its subject, before the rules that merely use the word
+    assert ids(search_index, "ツインパクトカードとは")[0] == "dm/ja/810.1"
+    assert ids(search_index, "能力とは")[0] == "dm/ja/110.1"
 
 
 def test_a_middle_dot_or_a_hyphen_joins_the_parts_of_a_name(search_index):

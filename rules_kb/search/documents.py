@@ -26,6 +26,15 @@ from rules_kb.refs import find_references
 LINEAGE_EDGES = ("next_version", "renumbered")
 # A text naming what it defines: 「召喚酔い」と呼ばれます, 「カードを引く」とは, is called “mulligan”.
 DEFINED = re.compile(r"「([^「」]{1,24})」(?:と呼|とは|といい|と言い)|(?:called|known as) [“\"]([^”\"]{1,40})[”\"]")
+# A text opening by saying what its subject is: 「ゾーンは、…場所です。」, 「能力とは、…」, "A multiplayer game
+# is a game that…". The subject is then a name of the rule, as a heading would be.
+SUBJECT_JA = re.compile(r"^([^、。「」（）()\s]{1,20}?)(とは|は)、?([^。]*)。")
+SUBJECT_EN = re.compile(r"^(?:An? |The )?([A-Za-z][A-Za-z’'-]*(?: [A-Za-z][A-Za-z’'-]*){0,4}) (?:is|are) "
+                        r"(?:an? |the |one |any )")
+# A sentence "X は…" defines X only when it ends by saying what X is (…です, …をいいます), not what X does
+# (プレイヤーは…できます); "X とは" always defines.
+DEFINING_ENDS = ("です", "をいいます", "を指します", "と言います")
+NOT_SUBJECTS = frozenset({"it", "this", "that", "each", "if", "when", "there"})
 
 
 @dataclass
@@ -194,7 +203,7 @@ def _add_group(groups: list[Group], documents: list[Document], game: str, lang: 
         if (number, text) not in by_text:
             by_text[(number, text)] = len(documents)
             documents.append(Document(gid, text, str(number), rule.title or "", cites=_cited(rule),
-                                      names=defined_names(rule.text)))
+                                      names=defined_names(rule.text, lang)))
         doc_id = by_text[(number, text)]
         documents[doc_id].versions.append(labels[ordinal])
         documents[doc_id].newest = ordinal
@@ -257,9 +266,31 @@ def _count_citations(knowledge: Knowledge, groups: list[Group]) -> None:
                                if data.get("kind") == "cites"})
 
 
-def defined_names(text: str) -> list[str]:
-    """The names a rule text gives what it defines, in order, once each."""
-    return list(dict.fromkeys(a or b for a, b in DEFINED.findall(text)))
+def defined_names(text: str, lang: str) -> list[str]:
+    """The names a rule text gives what it defines, in order, once each: the subject its first
+    sentence defines, then each name it quotes as what something is called."""
+    subject = defining_subject(text, lang)
+    return list(dict.fromkeys([*([subject] if subject else []), *(a or b for a, b in DEFINED.findall(text))]))
+
+
+def defining_subject(text: str, lang: str) -> str | None:
+    """What a text's first sentence says is something: ゾーン in 「ゾーンは、…場所です。」, 能力 in
+    「能力とは、…」, *multiplayer game* in "A multiplayer game is a game that…"; None for a sentence
+    about what something does (「プレイヤーは、…できます。」, "Each player is …")."""
+    if lang == "ja":
+        match = SUBJECT_JA.match(text)
+        if match is None:
+            return None
+        subject, marker, rest = match.groups()
+        if marker == "とは" and subject.endswith("こ"):  # あらゆることは: こと + は, not こ + とは
+            subject, marker = subject + "と", "は"
+        if subject.endswith("こと") or (marker == "は" and not rest.endswith(DEFINING_ENDS)):
+            return None
+        return subject
+    match = SUBJECT_EN.match(text)
+    if match is None or match.group(1).split()[0].lower() in NOT_SUBJECTS:
+        return None
+    return match.group(1)
 
 
 def _best_text(candidates: list[RuleText]) -> RuleText | None:
