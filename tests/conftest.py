@@ -11,6 +11,7 @@ from __future__ import annotations
 import fcntl
 import os
 import sys
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,30 @@ def in_subset(meta) -> bool:
 
 
 SUBSET = [meta for meta in load_manifest(CORPUS) if in_subset(meta)]
+
+
+# How the files are shared among pytest-xdist's workers (``--dist loadgroup``, pyproject.toml). Each
+# file is one group, run whole by one worker, so its module fixtures are built once; except the files
+# whose tests mostly drive Chromium, which together form the group ``browser``. Those wait on pages
+# far more than they compute (a 2-core run measured 733 s of their tests' time for 160 CPU s in the
+# test process), so one extra worker takes them all while the others keep both cores busy.
+BROWSER_GROUP = "browser"
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    by_file: dict[Path, list] = defaultdict(list)
+    for item in items:
+        by_file[item.path].append(item)
+    for path, members in by_file.items():
+        driven = sum("browser" in item.fixturenames for item in members)
+        group = BROWSER_GROUP if 2 * driven >= len(members) else path.name
+        for item in members:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+def pytest_xdist_auto_num_workers(config) -> int:
+    """``-n auto``: a worker per core for the files that compute, one more for the browser's group."""
+    return (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1) + 1
 
 
 @pytest.fixture(scope="session")
