@@ -50,6 +50,7 @@ SUBSET = [meta for meta in load_manifest(CORPUS) if in_subset(meta)]
 BROWSER_GROUP = "browser"
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's worker reads the groups into the test ids
 def pytest_collection_modifyitems(config, items) -> None:
     by_file: dict[Path, list] = defaultdict(list)
     for item in items:
