@@ -41,40 +41,6 @@ def in_subset(meta) -> bool:
 SUBSET = [meta for meta in load_manifest(CORPUS) if in_subset(meta)]
 
 
-# How the files are shared among pytest-xdist's workers (``--dist loadfile``, pyproject.toml): each file
-# runs whole in one worker, so its module fixtures are built once; except the files below, whose tests
-# mostly drive Chromium: together they are one unit, run by one extra worker. They wait on pages far
-# more than they compute (a 2-core run measured 733 s of their tests' time for 160 CPU s in the test
-# process), so that worker waits while the others keep both cores busy. A new browser file missing
-# here is still run, whole, as its own unit. (xdist's own ``loadgroup`` cannot do this on pytest 9.2:
-# it marks a test's group by editing its id, which pytest no longer reads; pytest-xdist issue 1386.)
-BROWSER_FILES = frozenset({
-    "test_audit_browser.py", "test_browser_setup.py", "test_compare_browser.py", "test_content_browser.py",
-    "test_dm_pdf.py", "test_interface_browser.py", "test_notes_browser.py", "test_offline_browser.py",
-    "test_pages_browser.py", "test_permalinks.py", "test_reader_browser.py", "test_search_browser.py",
-    "test_site_browser.py", "test_site_compare.py", "test_tournament_site.py", "test_visible_json.py",
-})
-
-
-def pytest_xdist_make_scheduler(config, log):
-    """``--dist loadfile`` with the browser files as one unit; any other mode as xdist has it."""
-    if config.getvalue("dist") != "loadfile":
-        return None
-    from xdist.scheduler import LoadFileScheduling
-
-    class BrowserApart(LoadFileScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            path = super()._split_scope(nodeid)
-            return "browser" if Path(path).name in BROWSER_FILES else path
-
-    return BrowserApart(config, log)
-
-
-def pytest_xdist_auto_num_workers(config) -> int:
-    """``-n auto``: a worker per core for the files that compute, one more for the browser's group."""
-    return (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1) + 1
-
-
 @pytest.fixture(scope="session")
 def subset_corpus(tmp_path_factory) -> Path:
     """A corpus folder holding the subset: the same files (linked) and curated data, a filtered manifest."""
