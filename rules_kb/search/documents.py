@@ -270,7 +270,9 @@ def defined_names(text: str, lang: str) -> list[str]:
     """The names a rule text gives what it defines, in order, once each: the subject its first
     sentence defines, then each name it quotes as what something is called."""
     subject = defining_subject(text, lang)
-    return list(dict.fromkeys([*([subject] if subject else []), *(a or b for a, b in DEFINED.findall(text))]))
+    names = [subject] if subject else []
+    names += (a or b for a, b in DEFINED.findall(text))
+    return list(dict.fromkeys(names))
 
 
 def defining_subject(text: str, lang: str) -> str | None:
