@@ -106,15 +106,21 @@ def browser():
         launched.close()
 
 
-@pytest.fixture
-def page(browser, request):
-    """A fresh page that fails the test on any request leaving 127.0.0.1 (the site works offline).
+@pytest.fixture(scope="module")
+def file_context(browser):
+    """One English desk-sized browser context per test file, with the guard that records any request
+    leaving 127.0.0.1 (the site works offline).
 
-    A screenshot of the last state is saved under ``build/test-artifacts/`` for a person to look at.
-    """
+    A fresh context per test cost Chromium about 2 CPU seconds more than a page in a kept one
+    (measured, session 12). Tests stay apart without one: each asks ``serve_dir`` for a server of
+    its own, so its pages have an origin (storage) of their own, and the ``page`` fixture clears
+    what a test stored. Service workers are blocked here: a site's worker fetches every file it
+    keeps offline, in the background, after the page that registered it has closed.
+    ``tests/test_offline_browser.py`` (the worker's own tests) and ``tests/test_pages_browser.py``
+    open pages with the worker at work."""
     # An English browser: these tests read the interface's English words (tests/test_pages_browser.py
     # opens every page type in both interface languages).
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US", service_workers="block")
     outside: list[str] = []
 
     def guard(route):
@@ -126,13 +132,51 @@ def page(browser, request):
             route.abort()
 
     context.route("**/*", guard)
+    yield context, outside
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def kept_context(browser):
+    """``kept_context(width, locale)``: a browser context of that width (a phone's height below 400 px)
+    and language, made once per test file and shared by its tests, each on a page of its own
+    (a fresh context per test cost Chromium about 2 CPU seconds more). These tests read pages as
+    they first load; the service worker's background fetches are left to the files that test it."""
+    made: dict[tuple[int, str], object] = {}
+
+    def context(width: int, locale: str):
+        if (width, locale) not in made:
+            size = {"width": width, "height": 844 if width < 400 else 900}
+            made[(width, locale)] = browser.new_context(viewport=size, locale=locale, service_workers="block")
+        return made[(width, locale)]
+
+    yield context
+    for kept in made.values():
+        kept.close()
+
+
+@pytest.fixture
+def page(file_context, request):
+    """A fresh page that fails the test on any request leaving 127.0.0.1 (the site works offline).
+
+    A screenshot of the last state is saved under ``build/test-artifacts/`` for a person to look at.
+    What the test stored (the interface language kept in local storage, cookies, permissions) is
+    cleared when it ends, as a fresh context would have it."""
+    context, outside = file_context
+    outside.clear()
     opened = context.new_page()
     yield opened
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     try:
         opened.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=False)
+        for tab in context.pages:
+            if tab.url.startswith("http"):
+                tab.evaluate("() => { try { localStorage.clear(); sessionStorage.clear(); } catch (e) { } }")
+        context.clear_cookies()
+        context.clear_permissions()
     finally:
-        context.close()
+        for tab in context.pages:  # the test's page and any window it opened
+            tab.close()
     assert outside == [], f"requests left the site: {outside}"
 
 

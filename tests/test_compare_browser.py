@@ -174,11 +174,10 @@ AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
     ("mtg", "en", "2008-10-01", "2009-07-08", "5"), ("dm", "ja", "2021-09-07", "1.48", "")])
 @pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
 @pytest.mark.parametrize("width", [390, 1280])
-def test_phone_width_console_and_axe(browser, serve_dir, real_site, game, lang, old, new, rule, locale, width):
+def test_phone_width_console_and_axe(kept_context, serve_dir, real_site, game, lang, old, new, rule, locale, width):
     """At 390×844 the page is no wider than the screen; no console error; axe: nothing serious,
     in the English and the Japanese interface (a Japanese browser gets it on the Duel Masters pages)."""
-    context = browser.new_context(viewport={"width": width, "height": 844 if width < 400 else 900}, locale=locale)
-    page = context.new_page()
+    page = kept_context(width, locale).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
@@ -197,4 +196,4 @@ def test_phone_width_console_and_axe(browser, serve_dir, real_site, game, lang, 
         assert serious == []
         assert errors == []
     finally:
-        context.close()
+        page.close()

@@ -28,10 +28,10 @@ PAGES = ["mtg/", "dm/", "mtg/rule/509.1a/", "mtg/rule/100.1/", "dm/rule/507.2a/"
 
 
 @pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
-    yield context.new_page()
-    context.close()
+def phone(kept_context):
+    page = kept_context(390, "en-US").new_page()
+    yield page
+    page.close()
 
 
 @pytest.mark.parametrize("path", PAGES)

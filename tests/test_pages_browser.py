@@ -8,13 +8,15 @@ words are left outside the source text (rule texts, titles, diffs) and what a pa
 ``translate="no"`` (identifiers, curated English prose). Keyboard-only use of the search and the
 link page is walked through at the end.
 
-The browser starts once per session and the site is built once (``conftest.py``); a context per
-viewport and language is kept for the module, a page per test.
+The browser starts once per session and the site is built once (``conftest.py``); a context and
+one tab per viewport and language are kept for the module, and each test navigates its tab (a new
+page costs Chromium a renderer process, about 1 CPU second; a navigation in a kept tab about 0.5).
 """
 
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 
 import pytest
 from conftest import ROOT
@@ -90,23 +92,30 @@ def base(real_site):
 
 
 @pytest.fixture(scope="module")
-def contexts(browser):
-    """One browser context per viewport and interface language, for the whole module."""
-    made = {(view, lang): browser.new_context(viewport={"width": w, "height": h}, locale=LOCALES[lang])
-            for view, (w, h) in VIEWPORTS.items() for lang in LOCALES}
+def tabs(browser):
+    """One browser context and one tab per viewport and interface language, for the whole module."""
+    made = {}
+    for view, (width, height) in VIEWPORTS.items():
+        for lang in LOCALES:
+            context = browser.new_context(viewport={"width": width, "height": height}, locale=LOCALES[lang])
+            made[(view, lang)] = context.new_page()
     yield made
-    for context in made.values():
-        context.close()
+    for tab in made.values():
+        tab.context.close()
 
 
-def open_page(contexts, base: str, view: str, lang: str, path: str):
-    """The page opened and settled, with the console errors it wrote.
+@contextmanager
+def open_page(tabs, base: str, view: str, lang: str, path: str):
+    """The tab of this viewport and language, led to ``path`` and settled, with the console errors
+    the page writes while the test reads it.
 
-    A missing page's own 404 status is no error of the site; nor are the requests Chromium's
-    preload scanner makes for the 404 page's resources below the missing address, before the
-    page's first script has set its ``<base>`` (``site/notfound.py``): the page then loads them
-    from the site's root, and they are checked there like every other page's."""
-    page = contexts[(view, lang)].new_page()
+    The tab first leaves the previous test's page for a blank one, so that nothing that page says
+    as it unloads is counted here. A missing page's own 404 status is no error of the site; nor
+    are the requests Chromium's preload scanner makes for the 404 page's resources below the
+    missing address, before the page's first script has set its ``<base>`` (``site/notfound.py``):
+    the page then loads them from the site's root, and they are checked there like every other page's."""
+    page = tabs[(view, lang)]
+    page.goto("about:blank")
     errors: list[str] = []
 
     def console(message) -> None:
@@ -115,13 +124,20 @@ def open_page(contexts, base: str, view: str, lang: str, path: str):
         if message.type == "error" and not (speculative and message.text.startswith("Failed to load resource")):
             errors.append(f"{message.text} ({url})")
 
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    def failed(error) -> None:
+        errors.append(str(error))
+
+    page.on("pageerror", failed)
     page.on("console", console)
-    page.goto(base + path)
-    page.wait_for_load_state("networkidle")
-    page.wait_for_function("document.querySelector('.rk-reader') === null"
-                           " || document.querySelector('.rk-reader').dataset.ready !== undefined")
-    return page, errors
+    try:
+        page.goto(base + path)
+        page.wait_for_load_state("networkidle")
+        page.wait_for_function("document.querySelector('.rk-reader') === null"
+                               " || document.querySelector('.rk-reader').dataset.ready !== undefined")
+        yield page, errors
+    finally:
+        page.remove_listener("pageerror", failed)
+        page.remove_listener("console", console)
 
 
 def serious_violations(page) -> list[tuple[str, int, str]]:
@@ -134,10 +150,9 @@ def serious_violations(page) -> list[tuple[str, int, str]]:
 @pytest.mark.parametrize("lang", LOCALES)
 @pytest.mark.parametrize("view", VIEWPORTS)
 @pytest.mark.parametrize("kind", PAGES)
-def test_page_fits_works_and_passes_axe(contexts, base, kind, view, lang):
+def test_page_fits_works_and_passes_axe(tabs, base, kind, view, lang):
     path, english_only = PAGES[kind]
-    page, errors = open_page(contexts, base, view, lang, path)
-    try:
+    with open_page(tabs, base, view, lang, path) as (page, errors):
         width = VIEWPORTS[view][0]
         assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{kind} is wider than {width} px"
         if lang == "ja" and not english_only:
@@ -148,8 +163,6 @@ def test_page_fits_works_and_passes_axe(contexts, base, kind, view, lang):
             assert page.locator("button.rk-ui-switch").count() == 0  # Magic's pages: the interface is English
         assert serious_violations(page) == []
         assert errors == []
-    finally:
-        page.close()
 
 
 def test_no_page_shows_where_the_project_keeps_its_files(real_site):
@@ -175,10 +188,9 @@ def focus_by_tab(page, selector: str, limit: int = 40) -> None:
     raise AssertionError(f"Tab never reached {selector}")
 
 
-def test_search_by_keyboard_alone(contexts, base):
+def test_search_by_keyboard_alone(tabs, base):
     """Arrow keys choose a result and Enter follows it; Tab reaches a result's link and Enter follows it."""
-    page, errors = open_page(contexts, base, "desk", "en", "search/?q=blocker")
-    try:
+    with open_page(tabs, base, "desk", "en", "search/?q=blocker") as (page, errors):
         page.wait_for_function("document.querySelectorAll('#rk-results .rk-hit').length > 2")
         assert page.evaluate("document.activeElement.id") == "rk-query"
         hits = page.locator("#rk-results .rk-hit")
@@ -201,14 +213,11 @@ def test_search_by_keyboard_alone(contexts, base):
             page.keyboard.press("Enter")
         assert page.url == first
         assert errors == []
-    finally:
-        page.close()
 
 
-def test_link_a_note_by_keyboard_alone(contexts, base):
+def test_link_a_note_by_keyboard_alone(tabs, base):
     """Tab to the note, paste it, Tab to Link and press Enter: the preview links the rule; Tab reaches the link."""
-    page, errors = open_page(contexts, base, "phone", "ja", "link/")
-    try:
+    with open_page(tabs, base, "phone", "ja", "link/") as (page, errors):
         page.wait_for_function("window.rulesKbLinker !== undefined")
         focus_by_tab(page, "#link-input")
         page.keyboard.insert_text("See DM 507.2a and CR 509.1a.")  # what a paste puts in
@@ -224,5 +233,3 @@ def test_link_a_note_by_keyboard_alone(contexts, base):
             page.keyboard.press("Enter")
         assert page.url == target
         assert errors == []
-    finally:
-        page.close()

@@ -51,11 +51,10 @@ def test_rule_page_lists_the_sections_citing_it(real_site):
     ("/dm/competition/10.3/", 390, "ja-JP"), ("/dm/competition/2025-05-01/", 390, "ja-JP"),
     ("/mtg/mtr/", 390, "en-US"),
 ])
-def test_pages_in_chromium(browser, serve_dir, real_site, path, width, locale):
+def test_pages_in_chromium(kept_context, serve_dir, real_site, path, width, locale):
     """No overflow at phone width, the Japanese interface for a Japanese reader, axe: nothing serious."""
     base = serve_dir(real_site)
-    context = browser.new_context(viewport={"width": width, "height": 900 if width > 400 else 844}, locale=locale)
-    page = context.new_page()
+    page = kept_context(width, locale).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     try:
@@ -72,4 +71,4 @@ def test_pages_in_chromium(browser, serve_dir, real_site, path, width, locale):
         assert serious == []
         assert errors == []
     finally:
-        context.close()
+        page.close()
