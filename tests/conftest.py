@@ -9,6 +9,7 @@ history (tests/test_history.py reads those, and ingests every document for the a
 from __future__ import annotations
 
 import fcntl
+import http.server
 import os
 import sys
 from pathlib import Path
@@ -180,11 +181,18 @@ def page(file_context, request):
     assert outside == [], f"requests left the site: {outside}"
 
 
+class QuietServer(http.server.ThreadingHTTPServer):
+    """A test server that says nothing when a browser stops reading (a page left mid-download)."""
+
+    def handle_error(self, request, client_address) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @pytest.fixture(scope="session")
 def serve_dir():
     """Serve a folder on 127.0.0.1 in a background thread; returns start(folder) -> base URL."""
     import functools
-    import http.server
     import threading
 
     servers = []
@@ -192,11 +200,6 @@ def serve_dir():
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args) -> None:
             pass
-
-    class QuietServer(http.server.ThreadingHTTPServer):
-        def handle_error(self, request, client_address) -> None:
-            if not isinstance(sys.exc_info()[1], ConnectionError):  # a browser that stopped reading
-                super().handle_error(request, client_address)
 
     def start(folder: Path) -> str:
         handler = functools.partial(Quiet, directory=str(folder))

@@ -9,11 +9,11 @@ and a chapter of today's Magic rulebook (never opened) must still show, with the
 from __future__ import annotations
 
 import functools
-import http.server
 import json
 import threading
 
 import pytest
+from conftest import QuietServer
 from playwright.sync_api import Error as PlaywrightError
 from test_permalinks import PREFIX, PrefixedSite
 
@@ -26,7 +26,7 @@ WAIT = 30000
 @pytest.fixture
 def server(real_site):
     handler = functools.partial(PrefixedSite, directory=str(real_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield server, f"http://127.0.0.1:{server.server_address[1]}{PREFIX}"

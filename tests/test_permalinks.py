@@ -17,7 +17,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, QuietServer
 
 from rules_kb.numbers import RuleNumber
 
@@ -54,7 +54,7 @@ class PrefixedSite(http.server.SimpleHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def prefixed(real_site):
     """The test site at ``http://127.0.0.1:PORT/rules-kb/``."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+    server = QuietServer(("127.0.0.1", 0),
                                              functools.partial(PrefixedSite, directory=str(real_site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}{PREFIX.rstrip('/')}"
