@@ -1,0 +1,64 @@
+"""Where the test suite's time goes: the whole suite as ``make test`` runs it (after the lint), with
+each test's wall time and the CPU of its worker's process tree recorded (``timeline_plugin.py``).
+
+Run: .venv/bin/python benchmarks/bench_tests.py [--top N] [pytest arguments…]
+Prints the run's wall time and CPU, each worker's busy time, and the files using the most CPU
+(a file's first test also pays for the session fixtures it is the first to need).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--top", type=int, default=20, help="files to list (default 20)")
+    args, pytest_args = parser.parse_known_args()
+    with tempfile.TemporaryDirectory(prefix="bench-tests-") as work:
+        timeline = Path(work) / "timeline.jsonl"
+        env = {**os.environ, "RULES_KB_TIMELINE": str(timeline),
+               "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "benchmarks"), os.environ.get("PYTHONPATH")]))}
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "timeline_plugin", "-p", "no:cacheprovider",
+                               *pytest_args], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+        wall = time.perf_counter() - started
+        used = resource.getrusage(resource.RUSAGE_CHILDREN)
+        rows = [json.loads(line) for line in timeline.read_text(encoding="utf-8").splitlines()]
+    summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "(no output)"
+    print(f"{os.cpu_count()} cores; {summary}")
+    print(f"wall {wall:.0f} s; CPU {used.ru_utime + used.ru_stime:.0f} s (user {used.ru_utime:.0f}, "
+          f"system {used.ru_stime:.0f}); tests' own CPU {sum(r['cpu'] for r in rows):.0f} s")
+    first = min(r["start"] for r in rows)
+    for worker in sorted({r["worker"] for r in rows}):
+        mine = [r for r in rows if r["worker"] == worker]
+        busy, cpu = sum(r["end"] - r["start"] for r in mine), sum(r["cpu"] for r in mine)
+        ended = max(r["end"] for r in mine) - first
+        print(f"{worker}: busy {busy:.0f} s, CPU {cpu:.0f} s, last test ended at {ended:.0f} s")
+    files: dict[str, list[float]] = collections.defaultdict(lambda: [0.0, 0.0, 0])
+    for row in rows:
+        totals = files[row["test"].split("::")[0]]
+        totals[0] += row["end"] - row["start"]
+        totals[1] += row["cpu"]
+        totals[2] += 1
+    print()
+    print("| file | tests | wall s | CPU s |")
+    print("| --- | --- | --- | --- |")
+    for name, (spent, cpu, count) in sorted(files.items(), key=lambda item: -item[1][1])[:args.top]:
+        print(f"| {name} | {count} | {spent:.1f} | {cpu:.1f} |")
+    return done.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
