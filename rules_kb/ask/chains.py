@@ -56,6 +56,7 @@ class Lineages:
         self.labels = knowledge.catalog.version_labels(game, lang)
         self.order = {label: i for i, label in enumerate(self.labels)}
         self._eras: dict[str, list[Era]] = {}
+        self._moves: dict[str, list[Renumbering]] = {}
 
     def eras(self, number: str) -> list[Era]:
         """The eras of ``number``, oldest first (none when it never held a text in this language)."""
@@ -105,8 +106,10 @@ class Lineages:
 
     def _move(self, era: Era, direction: str) -> Renumbering | None:
         """The move out of an era's last version (``moved to``) or into its first (``moved from``)."""
-        moves = [m for m in renumbering_of(self.knowledge, RuleNumber.parse(era.number), self.game)
-                 if m.direction == direction and m.lang == self.lang
+        if era.number not in self._moves:  # every version of both languages read: once per number
+            self._moves[era.number] = [m for m in renumbering_of(self.knowledge, RuleNumber.parse(era.number),
+                                                                 self.game) if m.lang == self.lang]
+        moves = [m for m in self._moves[era.number] if m.direction == direction
                  and (m.from_version == era.last if direction == "moved to" else m.to_version == era.first)]
         return max(moves, key=lambda m: m.similarity, default=None)
 
@@ -116,6 +119,16 @@ class Lineages:
         later = self.labels[self.order[era.last] + 1:] if era.last in self.order else []
         return next((label for label in later if catalog.versions[(self.game, self.lang, label)].complete
                      and catalog.rules_in(self.game, self.lang, label)), "")
+
+
+def lineages_of(knowledge: Knowledge, game: str, lang: str) -> Lineages:
+    """The one ``Lineages`` of a knowledge base's game and language, kept on it: a site build asks
+    for the chains of six thousand rules, most of them through the same Magic chains (every analogue
+    of a Duel Masters rule), and a knowledge base is never changed once built."""
+    kept = vars(knowledge).setdefault("_lineages", {})
+    if (game, lang) not in kept:
+        kept[(game, lang)] = Lineages(knowledge, game, lang)
+    return kept[(game, lang)]
 
 
 def chain_steps(chain: Chain, start: str) -> str:
@@ -131,7 +144,7 @@ def gone_notes(knowledge: Knowledge, texts: list[RuleText]) -> list[str]:
     its text is after every renumbering: a judge must not take a 2009 text for today's rule."""
     notes = []
     for text in texts:
-        lineages = Lineages(knowledge, text.game, text.lang)
+        lineages = lineages_of(knowledge, text.game, text.lang)
         number = str(text.number)
         era = next((e for e in lineages.eras(number) if e.last == text.version), None)
         gone = lineages.gone_after(era) if era is not None else ""
@@ -178,7 +191,7 @@ def analogues_of(knowledge: Knowledge, number: RuleNumber, game: str | None = No
     followed through every renumbering; a Magic rule gets the pairings made with any number of its
     chain (509.3f finds Duel Masters 507.2a, paired with 509.4f before the renumberings)."""
     out: list[Counterpart] = []
-    lineages = Lineages(knowledge, "mtg", LANGS_FIRST["mtg"][0])
+    lineages = lineages_of(knowledge, "mtg", LANGS_FIRST["mtg"][0])
     for found_game in require_rule(knowledge, number, game):
         if found_game == "dm":
             out += [_counterpart(knowledge, lineages, "dm", str(number), data, data["_mtg"])
@@ -235,4 +248,4 @@ def _counterpart(knowledge: Knowledge, lineages: Lineages, game: str, number: st
                        data["evidence"], data.get("dm_scope", ""), chain)
 
 
-__all__ = ["Chain", "Counterpart", "Era", "Lineages", "analogues_of", "chain_steps", "gone_notes"]
+__all__ = ["Chain", "Counterpart", "Era", "Lineages", "analogues_of", "chain_steps", "gone_notes", "lineages_of"]
