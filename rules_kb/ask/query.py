@@ -210,7 +210,18 @@ def documents_about(knowledge: Knowledge, number: RuleNumber, game: str) -> list
 
 
 def renumbering_of(knowledge: Knowledge, number: RuleNumber, game: str) -> list[Renumbering]:
-    """Where texts of this number moved to, and came from, release by release."""
+    """Where texts of this number moved to, and came from, release by release.
+
+    Read once per knowledge base and number (it walks every version of both languages): a site
+    build asks it of each number three times, for its page, its history JSON and its chain. The
+    list is shared: callers read it and never change it."""
+    kept = vars(knowledge).setdefault("_renumberings", {})
+    if (game, number) not in kept:
+        kept[(game, number)] = _read_renumbering(knowledge, number, game)
+    return kept[(game, number)]
+
+
+def _read_renumbering(knowledge: Knowledge, number: RuleNumber, game: str) -> list[Renumbering]:
     graph = knowledge.graph
     out = []
     for lang in ("en", "ja"):

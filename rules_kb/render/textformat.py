@@ -246,9 +246,13 @@ def same_text_once(texts: Sequence[RuleText]) -> list[tuple[int, list[RuleText]]
     """
     shown: list[int] = []
     copies: list[list[RuleText]] = []
+    # Only texts of one version, number and title can be copies (``_copies``): each text is held
+    # against those alone, not against every text shown before it (a history of a hundred releases).
+    slots: dict[tuple, list[int]] = {}
     for index, text in enumerate(texts):
-        for slot, held_index in enumerate(shown):
-            held = texts[held_index]
+        key = (text.game, text.lang, text.version, text.number, text.title)
+        for slot in slots.get(key, ()):
+            held = texts[shown[slot]]
             if _copies(held, text):
                 if held.truncated and not text.truncated:  # show the whole text, name the excerpt
                     shown[slot] = index
@@ -257,6 +261,7 @@ def same_text_once(texts: Sequence[RuleText]) -> list[tuple[int, list[RuleText]]
                     copies[slot].append(text)
                 break
         else:
+            slots.setdefault(key, []).append(len(shown))
             shown.append(index)
             copies.append([])
     return list(zip(shown, copies, strict=True))
