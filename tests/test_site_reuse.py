@@ -3,12 +3,15 @@ the very site a build from nothing gives."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from pathlib import Path
 
 import pytest
 from conftest import CORPUS, MANIFEST
 
+from rules_kb.assemble.caches import ENVIRONMENT
 from rules_kb.assemble.knowledge import build_knowledge
+from rules_kb.compare import diff
 from rules_kb.ingest.corpus import load_manifest, manifest_entry
 from rules_kb.site.build import build_site
 from rules_kb.site.reuse import MANIFEST as UNITS
@@ -33,13 +36,17 @@ def files_of(site: Path) -> dict[Path, bytes]:
 
 @pytest.fixture(scope="module")
 def builds(tmp_path_factory):
-    """Two releases built, the third added and built again into the same folder; and all three from nothing."""
+    """Two releases built, the third added and built again into the same folder (with the token diffs
+    the first build kept); and all three from nothing, with a cache of their own."""
     work = tmp_path_factory.mktemp("reuse")
     two, three = corpus_of(work / "two", RELEASES[:2]), corpus_of(work / "three", RELEASES)
     knowledge = build_knowledge(three, work / "cache")  # the two-release corpus reuses its parses and pair
-    first = build_site(two, work / "site", knowledge=build_knowledge(two, work / "cache"))
-    again = build_site(three, work / "site", knowledge=knowledge)
-    cold = build_site(three, work / "cold", knowledge=knowledge)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(ENVIRONMENT, str(work / "cache"))
+        first = build_site(two, work / "site", knowledge=build_knowledge(two, work / "cache"))
+        again = build_site(three, work / "site", knowledge=knowledge)
+        patch.setenv(ENVIRONMENT, str(work / "cold-cache"))
+        cold = build_site(three, work / "cold", knowledge=knowledge)
     return first, again, cold, knowledge
 
 
@@ -67,11 +74,22 @@ def test_a_build_that_reuses_gives_the_same_site_as_one_from_nothing(builds):
     assert (again.out / UNITS).is_file()
 
 
-def test_a_unit_whose_key_changed_is_built_again(builds):
-    """The previous site's pages of a pair are never trusted when the key differs."""
-    _, again, _, knowledge = builds
+def test_a_unit_whose_key_changed_is_built_again(builds, monkeypatch):
+    """The previous site's pages of a pair are never trusted when the key differs. Built again, its
+    pages diff no text anew: every token diff comes from the ones the last build kept
+    (``kept_token_diffs``), and the site is still the one a build from nothing gives."""
+    _, again, cold, knowledge = builds
     manifest = again.out / UNITS
     text = manifest.read_text(encoding="utf-8")
     manifest.write_text(text.replace('"key": "', '"key": "stale'), encoding="utf-8")
+    monkeypatch.setenv(ENVIRONMENT, str(again.out.parent / "cache"))
+    monkeypatch.setattr(diff, "_memo", OrderedDict())  # nothing diffed earlier in this process answers
+
+    def refuse(*args):
+        raise AssertionError("a pair the last build diffed was diffed again")
+
+    monkeypatch.setattr(diff, "diff_token_lists", refuse)
     report = build_site(again.out.parent / "three", again.out, knowledge=knowledge)
     assert report.reused == 0
+    rebuilt, fresh = files_of(report.out), files_of(cold.out)
+    assert [name for name in fresh if rebuilt.get(name) != fresh[name] and name.name != UNITS] == []

@@ -14,10 +14,13 @@ Aligning whole versions (which rule pairs with which) is not done here.
 
 from __future__ import annotations
 
+import hashlib
 from bisect import bisect_left
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from functools import lru_cache
 
 from rules_kb.compare.editorial import Change, classify_change, hyphens_inside_words
 from rules_kb.compare.rewording import rewording_reason
@@ -83,14 +86,83 @@ def diff_tokens(old: str, new: str, lang: str) -> TokenDiff:
 
 
 # Comparing each release with the newest meets the same two texts again and again (a rule kept
-# for forty releases, then edited, gives forty identical rows), so changed pairs are memoised.
-# The results are shared: nothing may mutate a TokenDiff it was given.
-DIFF_MEMO = 20_000
+# for forty releases, then edited, gives forty identical rows), so changed pairs are memoised, the
+# most recently used kept. The results are shared: nothing may mutate a TokenDiff it was given.
+# A site build also hands in the records of the diffs its previous build made (``seeded``): a
+# build after one more release diffs only the pairs that release brought.
+DIFF_MEMO = 40_000
+_memo: OrderedDict[tuple[str, str, str], TokenDiff] = OrderedDict()
+_seeds: dict[str, object] = {}  # pair_digest -> token_diff_record, from the previous build
+_used: dict[tuple[str, str, str], TokenDiff] | None = None  # every changed pair asked inside ``seeded``
 
 
-@lru_cache(maxsize=DIFF_MEMO)
 def _diff_changed(old: str, new: str, lang: str) -> TokenDiff:
-    return diff_token_lists(old, new, tokenize(old, lang), tokenize(new, lang), lang)
+    key = (old, new, lang)
+    found = _memo.get(key)
+    if found is None:
+        found = token_diff_from_record(old, new, lang, _seeds.get(pair_digest(old, new, lang))) if _seeds else None
+        if found is None:
+            found = diff_token_lists(old, new, tokenize(old, lang), tokenize(new, lang), lang)
+        _memo[key] = found
+        if len(_memo) > DIFF_MEMO:
+            _memo.popitem(last=False)
+    else:
+        _memo.move_to_end(key)
+    if _used is not None:
+        _used[key] = found
+    return found
+
+
+@contextmanager
+def seeded(records: dict[str, object]) -> Iterator[dict[tuple[str, str, str], TokenDiff]]:
+    """Inside the block, a changed pair not yet diffed is read from ``records`` (``token_diff_record``s by
+    ``pair_digest``) when it is there; yields every changed pair asked in the block, ``(old, new,
+    lang)`` -> its diff, for the caller to keep for the next time."""
+    global _seeds, _used
+    _seeds, _used = records, {}
+    try:
+        yield _used
+    finally:
+        _seeds, _used = {}, None
+
+
+def pair_digest(old: str, new: str, lang: str) -> str:
+    """What a diff depends on besides the code: the two texts and the language."""
+    return hashlib.sha256(f"{lang}\0{old}\0{new}".encode()).hexdigest()[:32]
+
+
+def token_diff_record(diff: TokenDiff) -> list:
+    """A diff without its texts (the key holds them): each op as its length (an equal op) or its
+    two lengths, the similarity, and each change as ``[old, new, reason]``."""
+    ops = [len(op.old) if op.tag == "equal" else [len(op.old), len(op.new)] for op in diff.ops]
+    return [ops, diff.similarity, [[c.old, c.new, c.reason] for c in diff.changes]]
+
+
+def token_diff_from_record(old: str, new: str, lang: str, record: object) -> TokenDiff | None:
+    """The diff ``token_diff_record`` wrote for these two texts; None when ``record`` is missing or does not
+    fit them (a cache from other texts is never trusted)."""
+    try:
+        op_lengths, similarity, changes = record  # type: ignore[misc]
+        ops, at_old, at_new = [], 0, 0
+        for lengths in op_lengths:
+            if isinstance(lengths, int):
+                piece = old[at_old:at_old + lengths]
+                if lengths <= 0 or piece != new[at_new:at_new + lengths] or len(piece) != lengths:
+                    return None
+                ops.append(DiffOp("equal", piece, piece))
+                at_old, at_new = at_old + lengths, at_new + lengths
+                continue
+            a, b = lengths
+            if a < 0 or b < 0 or a + b == 0:
+                return None
+            ops.append(DiffOp(_tag(old[at_old:at_old + a], new[at_new:at_new + b]), old[at_old:at_old + a],
+                              new[at_new:at_new + b]))
+            at_old, at_new = at_old + a, at_new + b
+        if at_old != len(old) or at_new != len(new) or not isinstance(similarity, float):
+            return None
+        return TokenDiff(old, new, lang, ops, similarity, [Change(*map(str, change)) for change in changes])
+    except (TypeError, ValueError):
+        return None
 
 
 def diff_token_lists(old: str, new: str, old_tokens: list[Token], new_tokens: list[Token], lang: str) -> TokenDiff:

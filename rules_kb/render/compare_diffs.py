@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib import metadata
 from itertools import islice
 from pathlib import Path
 
@@ -29,7 +32,7 @@ from rules_kb.assemble.caches import (
 from rules_kb.assemble.knowledge import ALIGNING
 from rules_kb.assemble.parallel import map_in_order
 from rules_kb.compare.changes import RowChange, compare_texts
-from rules_kb.compare.diff import TokenDiff
+from rules_kb.compare.diff import TokenDiff, pair_digest, seeded, token_diff_record
 from rules_kb.compare.similarity import comparable_text
 from rules_kb.model import RuleText
 from rules_kb.render.textformat import changed_words, editorial_note
@@ -122,3 +125,31 @@ def diff_records(pairs: list[tuple[RuleText, RuleText]], game: str, lang: str) -
     if missing:  # kept with the rest: a build of another corpus (the tests' subset) shares most pairs
         write_cache(path, records)
     return [records[digest] for digest in digests]
+
+
+def tokenizer_versions() -> str:
+    """The installed Sudachi and its dictionary: a Japanese diff depends on their tokens too."""
+    found = []
+    for name in ("sudachipy", "sudachidict-core"):
+        try:
+            found.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            found.append(f"{name} absent")
+    return "; ".join(found)
+
+
+@contextmanager
+def kept_token_diffs() -> Iterator[None]:
+    """The token diffs of a site build kept for the next one (``$RULES_KB_CACHE/compare/tokens-*.json``,
+    keyed by the two texts, under the code and tokenizer that made them): the diff pages of a
+    release pair are reused whole, but the rule pages and the audit data diff every changed pair
+    of the history again, about a third of a rebuild's CPU. Written when the build asked for other
+    pairs than the last one (so it holds only what the newest build used), and only when the block
+    ends without an error."""
+    salt = hashlib.sha256(f"{source_hash(ALIGNING)}\0{tokenizer_versions()}".encode()).hexdigest()
+    path, cached = read_cache("tokens", salt, "the token diffs' cache")
+    with seeded(cached) as used:
+        yield
+    records = {pair_digest(*key): token_diff_record(diff) for key, diff in used.items()}
+    if records.keys() != cached.keys():
+        write_cache(path, records)

@@ -32,6 +32,7 @@ from rules_kb.places import MKDOCS_CONFIG, SITE_ROOT, SITE_SOURCES
 from rules_kb.render.api import write_api
 from rules_kb.render.audit_data import write_audit_data
 from rules_kb.render.compare_data import write_compare_data
+from rules_kb.render.compare_diffs import kept_token_diffs
 from rules_kb.render.feeds import write_feeds
 from rules_kb.render.glossary_pages import write_glossary_api
 from rules_kb.render.html import Page
@@ -113,14 +114,15 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
         clock = time.perf_counter()
         frames = take_frames(staging)
         previous.open(build_salt(frames))
-        pages = nav_pages + write_framed_pages(frames, staging, (
-            page for generate in PAGE_GENERATORS for page in generate(site)), seen, previous)
-        for site_writer in SITE_WRITERS:
-            site_writer(site, staging)
-        seconds["pages"] = time.perf_counter() - clock
-        clock = time.perf_counter()
-        for writer in EXTRA_WRITERS:
-            writer(knowledge, staging)
+        with kept_token_diffs():
+            pages = nav_pages + write_framed_pages(frames, staging, (
+                page for generate in PAGE_GENERATORS for page in generate(site)), seen, previous)
+            for site_writer in SITE_WRITERS:
+                site_writer(site, staging)
+            seconds["pages"] = time.perf_counter() - clock
+            clock = time.perf_counter()
+            for writer in EXTRA_WRITERS:
+                writer(knowledge, staging)
         fix_not_found_page(staging)
         copy_host_files(staging)
         previous.write_manifest()  # last: it lists every file the build wrote
