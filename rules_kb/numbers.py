@@ -78,12 +78,8 @@ class RuleNumber:
         return self.section // 100
 
     def sort_key(self) -> tuple[int, int, str]:
-        try:  # made once per number, like its spelling (``__str__``): sorting compares numbers millions of times
-            return self.__dict__["_key"]
-        except KeyError:
-            key = self.__dict__["_key"] = (self.section, ABSENT["rule"] if self.rule is None else self.rule,
-                                           ABSENT["letter"] if self.letter is None else self.letter)
-            return key
+        return (self.section, ABSENT["rule"] if self.rule is None else self.rule,
+                ABSENT["letter"] if self.letter is None else self.letter)
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, RuleNumber):
@@ -92,8 +88,8 @@ class RuleNumber:
 
     def __str__(self) -> str:
         # Spelled once per number: a full build prints numbers about eighteen million times (every
-        # node id of a text), and the spelling was a tenth of its time. Kept outside the fields, as
-        # the sort key is, so equality, hashing, ``asdict`` and pickles (``__getstate__``) never see it.
+        # node id of a text). Kept outside the fields, so equality, hashing, ``asdict`` and pickles
+        # (``__getstate__``) never see it.
         try:
             return self.__dict__["_spelled"]
         except KeyError:

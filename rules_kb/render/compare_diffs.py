@@ -143,7 +143,7 @@ def kept_token_diffs() -> Iterator[None]:
     """The token diffs of a site build kept for the next one (``$RULES_KB_CACHE/compare/tokens-*.json``,
     keyed by the two texts, under the code and tokenizer that made them): the diff pages of a
     release pair are reused whole, but the rule pages and the audit data diff every changed pair
-    of the history again, about a third of a rebuild's CPU. Written when the build asked for other
+    of the history again, a fifth of a rebuild's CPU. Written when the build asked for other
     pairs than the last one (so it holds only what the newest build used), and only when the block
     ends without an error."""
     salt = hashlib.sha256(f"{source_hash(ALIGNING)}\0{tokenizer_versions()}".encode()).hexdigest()
