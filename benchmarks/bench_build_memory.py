@@ -48,7 +48,7 @@ def measure(corpus: Path, cache: Path) -> None:
     from rules_kb.kb.catalog import build_catalog
     from rules_kb.kb.graph import build_graph
     from rules_kb.render.site_data import load_site_data
-    from rules_kb.site.build import EXTRA_WRITERS, SITE_WRITERS
+    from rules_kb.site.build import EXTRA_WRITERS, SITE_WRITERS, write_offline, write_sitemap
     from rules_kb.site.pages import MKDOCS_GENERATORS, PAGE_GENERATORS
 
     print("| stage | CPU s so far | resident MB | peak MB so far |")
@@ -81,6 +81,10 @@ def measure(corpus: Path, cache: Path) -> None:
         for writer in EXTRA_WRITERS:
             writer(knowledge, Path(folder))
             report(writer.__name__)
+        write_sitemap(site, Path(folder))
+        report("write_sitemap")
+        write_offline(knowledge, Path(folder))
+        report("write_offline")
 
 
 def main() -> int:

@@ -24,17 +24,24 @@ pytestmark = pytest.mark.skipif(STRACE is None, reason="strace is not installed 
 
 def build(work: Path, cache: Path, *strace: str) -> subprocess.CompletedProcess:
     command = [*strace, RULES_KB, "--corpus", HOSTILE, "build", "--out", "site"]
+    # one process: a kill injected at the n-th rename then lands in the swap, never in a second
+    # process's n-th rename (strace counts per process)
     return subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=work,
-                          env={**os.environ, "RULES_KB_CACHE": str(cache), "NO_COLOR": "1"})
+                          env={**os.environ, "RULES_KB_CACHE": str(cache), "NO_COLOR": "1", "RULES_KB_WORKERS": "1"})
 
 
 def swap_renames(work: Path, cache: Path, log: Path) -> list[int]:
-    """The 1-based positions, among every rename(2) a rebuild makes, of the swap's two renames."""
+    """The 1-based positions, among the rename(2) calls of the process making the swap, of its two
+    renames (strace counts ``when=`` per process; the build's second process renames files too)."""
     done = build(work, cache, STRACE, "-f", "-qq", "-o", str(log), "-e", "trace=rename")
     assert done.returncode == 0, done.stderr
-    calls = [line for line in log.read_text().splitlines() if "rename(" in line]
-    return [i for i, line in enumerate(calls, 1) if line.rstrip().endswith("= 0")
-            and (f'"{work}/site", "{work}/.site.old"' in line or f'"{work}/.site.staging", "{work}/site"' in line)]
+    calls = [line.split(None, 1) for line in log.read_text().splitlines() if "rename(" in line]
+    swaps = [(pid, call) for pid, call in calls if call.rstrip().endswith("= 0") and (
+        f'"{work}/site", "{work}/.site.old"' in call or f'"{work}/.site.staging", "{work}/site"' in call)]
+    assert len({pid for pid, _ in swaps}) == 1, swaps
+    swapping = swaps[0][0]
+    own = [call for pid, call in calls if pid == swapping]
+    return [i for i, call in enumerate(own, 1) if (swapping, call) in swaps]
 
 
 def test_a_build_killed_at_either_rename_of_the_swap_does_not_block_the_next(tmp_path):

@@ -126,6 +126,18 @@ def seeded(records: dict[str, object]) -> Iterator[dict[tuple[str, str, str], To
         _seeds, _used = {}, None
 
 
+def pairs_asked() -> dict[tuple[str, str, str], TokenDiff]:
+    """The changed pairs asked so far inside ``seeded`` (a copy; empty outside it)."""
+    return dict(_used) if _used is not None else {}
+
+
+def note_asked(pairs: dict[tuple[str, str, str], TokenDiff]) -> None:
+    """Count pairs another process asked inside its copy of this ``seeded`` block as asked here, so
+    the caller keeps them too (``site/groups.py``: the second process's pages diffed them)."""
+    if _used is not None:
+        _used.update(pairs)
+
+
 def pair_digest(old: str, new: str, lang: str) -> str:
     """What a diff depends on besides the code: the two texts and the language."""
     return hashlib.sha256(f"{lang}\0{old}\0{new}".encode()).hexdigest()[:32]

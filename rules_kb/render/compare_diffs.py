@@ -150,6 +150,7 @@ def kept_token_diffs() -> Iterator[None]:
     path, cached = read_cache("tokens", salt, "the token diffs' cache")
     with seeded(cached) as used:
         yield
-    records = {pair_digest(*key): token_diff_record(diff) for key, diff in used.items()}
+    # sorted: two processes ask the same pairs in another order than one (``site/groups.py``)
+    records = dict(sorted((pair_digest(*key), token_diff_record(diff)) for key, diff in used.items()))
     if records.keys() != cached.keys():
         write_cache(path, records)

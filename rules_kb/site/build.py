@@ -5,7 +5,9 @@ without the theme override), the pages the nav names and one frame page per top 
 mkdocs builds it (strict) into a staging folder beside the output; every other generated page
 is then written into the staging folder inside its frame (``site/frame.py``), or
 linked from the previous build when its unit is unchanged (``site/reuse.py``), the extra
-writers add the JSON API, the search index and the note linker's files, the files a host needs
+writers add the JSON API, the search index and the note linker's files (pages and writers split
+between two processes: ``site/groups.py``), then the sitemap and the service worker's list of
+every file, the files a host needs
 are copied from ``site/host-files/``, the units manifest lists every file written, and the
 staging folder is swapped into place, so a failed build never leaves a half-written site.
 ``--out`` follows the one rule for outputs (``render/output.py``): a missing or empty folder, or
@@ -22,6 +24,7 @@ import shutil
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from rules_kb import links
@@ -53,8 +56,9 @@ from rules_kb.render.sitemap import write_sitemap
 from rules_kb.render.visible import visible_page
 from rules_kb.search.index import write_search_index
 from rules_kb.site.frame import Frame, framed_html, take_frames, write_frame_sources
+from rules_kb.site.groups import make_groups
 from rules_kb.site.notfound import fix_not_found_page
-from rules_kb.site.pages import MKDOCS_GENERATORS, PAGE_GENERATORS
+from rules_kb.site.pages import MKDOCS_GENERATORS
 from rules_kb.site.reuse import MANIFEST as UNITS
 from rules_kb.site.reuse import PreviousBuild, build_salt, foreign_files
 
@@ -62,19 +66,19 @@ THEME_OVERRIDES = "overrides"
 # Files a host needs at the site's root (CNAME, .nojekyll), copied as they are by every build.
 HOST_FILES = SITE_SOURCES / "host-files"
 
-# Functions ``write_x(knowledge, folder)`` that drop extra static files into the built site,
-# run in this order after the pages are written: the JSON API, the compare page's alignments and
-# diffs, the search index (read by site/search.md), the note linker's grammar and data (read by
-# site/link.md), the interface's words in Japanese (read by ui.js), and last the list of files the
-# service worker keeps offline (it digests the files the others wrote).
+# Functions ``write_x(knowledge, folder)`` that drop extra static files into the built site, run
+# with the pages: the JSON API, the compare page's alignments and diffs, the search index (read by
+# site/search.md), the note linker's grammar and data (read by site/link.md), the interface's words
+# in Japanese (read by ui.js). Each writes files of its own, so the order is free.
 EXTRA_WRITERS: tuple[Callable[[Knowledge, Path], None], ...] = (write_api, write_compare_data, write_section_api,
                                                                write_audit_data, write_search_index,
-                                                               write_link_assets, write_interface_script,
-                                                               write_offline)
-# Files that the pages' own data makes, written with them (before the service worker's list):
-# the older glossaries' JSON, drawn by their pages; each game's Atom feed of releases and the
-# sitemap of every page (both at absolute addresses under the build's base URL).
-SITE_WRITERS: tuple[Callable[[SiteData, Path], None], ...] = (write_glossary_api, write_feeds, write_sitemap)
+                                                               write_link_assets, write_interface_script)
+# Run beside the version, diff and rule pages; the other writers beside what's new and the glossaries
+# (``site/groups.py``: the two groups took 78 and 79 CPU s at the whole history, caches warm).
+FIRST_GROUP_WRITERS = (write_glossary_api, write_api)
+# Files that the pages' own data makes, written with them: the older glossaries' JSON, drawn by
+# their pages; each game's Atom feed of releases (at absolute addresses under the build's base URL).
+SITE_WRITERS: tuple[Callable[[SiteData, Path], None], ...] = (write_glossary_api, write_feeds)
 
 
 @dataclass
@@ -85,6 +89,7 @@ class SiteReport:
     seconds: dict[str, float]
     reused: int = 0  # pages of units the previous build had written (``site/reuse.py``)
     unchanged: int = 0  # pages written with the previous build's bytes: its files kept (linked)
+    processes: int = 1  # processes that made the pages and files (``site/groups.py``)
 
 
 def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir: Path | None = None,
@@ -114,19 +119,21 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
         clock = time.perf_counter()
         frames = take_frames(staging)
         previous.open(build_salt(frames))
+        writers = [*(partial(writer, site) for writer in SITE_WRITERS),
+                   *(partial(writer, knowledge) for writer in EXTRA_WRITERS)]
         with kept_token_diffs():
-            pages = nav_pages + write_framed_pages(frames, staging, (
-                page for generate in PAGE_GENERATORS for page in generate(site)), seen, previous)
-            for site_writer in SITE_WRITERS:
-                site_writer(site, staging)
-            seconds["pages"] = time.perf_counter() - clock
-            clock = time.perf_counter()
-            for writer in EXTRA_WRITERS:
-                writer(knowledge, staging)
+            made = make_groups(site, partial(write_framed_pages, frames, staging, previous=previous),
+                               [w for w in writers if w.func in FIRST_GROUP_WRITERS],
+                               [w for w in writers if w.func not in FIRST_GROUP_WRITERS], staging, seen, previous)
+        pages = nav_pages + made.pages
+        seconds["pages and files"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        write_sitemap(site, staging)
+        write_offline(knowledge, staging)
         fix_not_found_page(staging)
         copy_host_files(staging)
         previous.write_manifest()  # last: it lists every file the build wrote
-        seconds["writers"] = time.perf_counter() - clock
+        seconds["finishing"] = time.perf_counter() - clock
         replace_folder(staging, out, UNITS, check_no_foreign_files)
     except OSError as exc:  # a full disk or a file-size limit while copying or writing into the work folders
         raise OutputError(str(out), f"{exc.strerror or exc} (at {exc.filename})") from None
@@ -137,7 +144,7 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
                     remove_work_folder(work)
     files = sum(len(names) for _, _, names in os.walk(out))  # a quarter of a million at full history
     return SiteReport(out, pages + previous.reused_pages, files, seconds, previous.reused_pages,
-                      previous.unchanged_pages)
+                      previous.unchanged_pages, made.processes)
 
 
 def check_no_foreign_files(out: Path) -> None:
