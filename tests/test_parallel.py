@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import signal
 
 import pytest
 
-from rules_kb.assemble.parallel import map_in_order, worker_count
-from rules_kb.errors import SourceError
+from rules_kb.assemble.parallel import Beside, map_in_order, worker_count
+from rules_kb.errors import OutputError, SourceError
 
 
 def _square_or_fail(number: int) -> int:
@@ -21,6 +23,32 @@ def test_results_come_in_the_order_asked_and_a_typed_error_crosses_whole():
     with pytest.raises(SourceError) as raised:
         list(map_in_order(_square_or_fail, [(n,) for n in range(10)], workers=2))
     assert str(raised.value) == str(SourceError("corpus/seven.txt", "seven is refused"))
+
+
+def _pid_and(value):
+    return os.getpid(), value
+
+
+def _interrupted():
+    raise KeyboardInterrupt
+
+
+def _killed():
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_work_beside_returns_from_another_process_or_raises_what_it_raised():
+    """``Beside`` (the site's second page group, the index written while the store is): the child's
+    result, its typed error with its own arguments, a Ctrl-C, and a child the kernel killed."""
+    pid, value = Beside("site", _pid_and, {"pages": 3}).result()
+    assert pid != os.getpid() and value == {"pages": 3}
+    with pytest.raises(SourceError) as raised:
+        Beside("site", _square_or_fail, 7).result()
+    assert str(raised.value) == str(SourceError("corpus/seven.txt", "seven is refused"))
+    with pytest.raises(KeyboardInterrupt):
+        Beside("site", _interrupted).result()
+    with pytest.raises(OutputError, match="^build/site: cannot write: the second process ended without a word"):
+        Beside("build/site", _killed).result()
 
 
 def test_the_worker_count_is_read_from_the_environment():

@@ -9,9 +9,12 @@ few jobs are in flight at a time, so a long list of documents is never held whol
 
 from __future__ import annotations
 
+import gc
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
+
+from rules_kb.errors import OutputError
 
 ENVIRONMENT = "RULES_KB_WORKERS"
 
@@ -47,6 +50,67 @@ def map_in_order(function: Callable, jobs: Iterable[tuple], workers: int | None 
             yield _result(pending.popleft().result())
 
 
+class Beside:
+    """``function(*args)`` in a forked process while this one goes on with other work: the child
+    starts from a copy of everything this process holds (nothing is pickled on the way in: the
+    knowledge base is a gigabyte at full history), and only its result comes back over a pipe.
+
+    ``result()`` waits for it and returns what it returned, or raises what it raised there
+    (``KeyboardInterrupt`` included); ``cancel()`` stops it when this side failed. ``where``
+    names the output the two make, for the error when the child dies without a word (killed,
+    out of memory). Objects alive at the fork are frozen out of the collector until the child
+    ends: a collection in the child would touch, and so copy, every page the two share.
+    Only where ``fork`` exists; callers run the work in order themselves when ``worker_count()``
+    is 1 (``can_fork``)."""
+
+    def __init__(self, where: str, function: Callable, *args) -> None:
+        import multiprocessing
+
+        self.where = where
+        context = multiprocessing.get_context("fork")
+        self._receiving, sending = context.Pipe(duplex=False)
+        gc.freeze()
+        self._child = context.Process(target=_send_outcome, args=(function, args, sending))
+        self._child.start()
+        sending.close()
+
+    def result(self):
+        try:
+            outcome = self._receiving.recv()
+        except EOFError:
+            raise OutputError(self.where, "the second process ended without a word (killed, or out of memory)") \
+                from None
+        finally:
+            self._end()
+        return _result(outcome)
+
+    def cancel(self) -> None:
+        self._child.terminate()
+        self._end()
+
+    def _end(self) -> None:
+        self._receiving.close()
+        self._child.join()
+        gc.unfreeze()
+
+
+def can_fork() -> bool:
+    """Whether work may go to a second process (``Beside``): two workers allowed and ``fork`` exists."""
+    return worker_count() >= 2 and hasattr(os, "fork")
+
+
+def _send_outcome(function: Callable, args: tuple, sending) -> None:
+    """In the forked child: ``function``'s outcome, as ``_result`` reads it, sent whole."""
+    try:
+        outcome = (True, function(*args))
+    except BaseException as exc:  # Ctrl-C too: the parent raises it as it was raised here
+        outcome = (False, (type(exc), exc.args, dict(vars(exc))))
+    try:
+        sending.send(outcome)
+    finally:
+        sending.close()
+
+
 def _call(function: Callable, job: tuple) -> tuple:
     """In a worker: the result, or what it raised as (class, args, attributes). Typed errors take
     their own arguments (``SourceError(path, problem)``), which pickling an exception would lose."""
@@ -67,4 +131,4 @@ def _result(outcome: tuple):
     raise error
 
 
-__all__ = ["ENVIRONMENT", "map_in_order", "worker_count"]
+__all__ = ["ENVIRONMENT", "Beside", "can_fork", "map_in_order", "worker_count"]

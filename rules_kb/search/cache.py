@@ -93,8 +93,10 @@ def refresh_after_add(corpus: Path, cache_dir: Path, build_dir: Path, step: Step
 
     Not incremental: the graph, and so the store, is written whole (a release adds edges whose order
     and attributes, ``resolved_in`` of older citations, depend on the whole history), but once,
-    here, not once per kind of question."""
+    here, not once per kind of question; the index is written in a second process meanwhile
+    (``parallel.Beside``), from the same knowledge base."""
     from rules_kb.assemble.knowledge import load_knowledge
+    from rules_kb.assemble.parallel import Beside, can_fork
     from rules_kb.assemble.stored import refresh_store, store_path
 
     if not store_path(corpus, cache_dir).is_file():
@@ -102,10 +104,22 @@ def refresh_after_add(corpus: Path, cache_dir: Path, build_dir: Path, step: Step
     key, files = cache_key(corpus), file_stats(corpus)
     with step("building the knowledge base of the new corpus (parsed and aligned releases are read back)"):
         knowledge = load_knowledge(corpus, cache_dir)
-    refresh_store(corpus, cache_dir, knowledge, step)
-    if not (build_dir / key / DIGESTS).is_file():
+    folder = build_dir / key
+    if (folder / DIGESTS).is_file():
+        refresh_store(corpus, cache_dir, knowledge, step)
+    elif not can_fork():
+        refresh_store(corpus, cache_dir, knowledge, step)
         with step("writing the search index"):
-            write_index(knowledge, build_dir / key, files)
+            write_index(knowledge, folder, files)
+    else:
+        with step("writing the store and the search index (two processes)"):
+            index = Beside(str(folder), write_index, knowledge, folder, files)
+            try:
+                refresh_store(corpus, cache_dir, knowledge)
+            except BaseException:
+                index.cancel()
+                raise
+            index.result()
     return True
 
 

@@ -19,13 +19,11 @@ raised is raised here as it was raised there.
 
 from __future__ import annotations
 
-import gc
-import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rules_kb.assemble.parallel import worker_count
+from rules_kb.assemble.parallel import Beside, can_fork
 from rules_kb.compare import diff
 from rules_kb.errors import OutputError
 from rules_kb.render.glossary_pages import glossary_pages
@@ -61,42 +59,21 @@ def make_groups(site: SiteData, write_pages: WritePages, first_writers: Sequence
     ``staging``: in two processes when allowed, else in this one, in order (pages, then
     ``first_writers``, then ``second_writers``). ``seen`` gains the paths the pages took;
     ``previous`` (a ``site.reuse.PreviousBuild``) the units and counts."""
-    if worker_count() < 2 or not hasattr(os, "fork"):
+    if not can_fork():
         count = write_pages((page for generate in PAGE_GENERATORS for page in generate(site)), seen)
         for writer in (*first_writers, *second_writers):
             writer(staging)
         return GroupReport(count, seen)
-    import multiprocessing
-
-    context = multiprocessing.get_context("fork")
-    receiving, sending = context.Pipe(duplex=False)
-    gc.freeze()  # the child's collections would otherwise touch, and so copy, every object the two share
-    child = context.Process(target=_second, args=(site, write_pages, second_writers, staging, previous, sending))
-    child.start()
-    sending.close()
+    second = Beside(str(staging), _second, site, write_pages, second_writers, staging, previous)
     try:
         first = (generate for generate in PAGE_GENERATORS if generate not in SECOND)
         count = write_pages((page for generate in first for page in generate(site)), seen)
         for writer in first_writers:
             writer(staging)
-        outcome = receiving.recv()
-    except EOFError:  # killed, or out of memory: no error came back
-        raise OutputError(str(staging), "the second page-writing process ended without a word") from None
     except BaseException:
-        child.terminate()  # this group failed: the other's work is thrown away with the staging folder
+        second.cancel()  # this group failed: the other's work is thrown away with the staging folder
         raise
-    finally:
-        receiving.close()
-        child.join()
-        gc.unfreeze()
-    done, value = outcome
-    if not done:
-        kind, args, attributes = value
-        error = kind.__new__(kind)
-        error.args = args
-        vars(error).update(attributes)
-        raise error
-    other: GroupReport = value
+    other: GroupReport = second.result()
     both = seen & other.seen
     if both:
         raise OutputError(sorted(both)[0], "two generated pages at the same path")
@@ -108,24 +85,18 @@ def make_groups(site: SiteData, write_pages: WritePages, first_writers: Sequence
     return GroupReport(count + other.pages, seen, processes=2)
 
 
-def _second(site: SiteData, write_pages: WritePages, writers: Sequence[Writer], staging: Path, previous,
-            sending) -> None:
-    """In the child: the second group's pages and writers; what it did, or what it raised, sent back."""
-    try:
-        units_before, asked_before = dict(previous.new), diff.pairs_asked()
-        reused, unchanged = previous.reused_pages, previous.unchanged_pages
-        seen: set[str] = set()
-        count = write_pages((page for generate in SECOND for page in generate(site)), seen)
-        for writer in writers:
-            writer(staging)
-        units = {folder: unit for folder, unit in previous.new.items() if units_before.get(folder) is not unit}
-        asked = {key: found for key, found in diff.pairs_asked().items() if key not in asked_before}
-        sending.send((True, GroupReport(count, seen, units, previous.reused_pages - reused,
-                                        previous.unchanged_pages - unchanged, asked)))
-    except BaseException as exc:  # handed back whole, raised in the parent as it was raised here
-        sending.send((False, (type(exc), exc.args, dict(vars(exc)))))
-    finally:
-        sending.close()
+def _second(site: SiteData, write_pages: WritePages, writers: Sequence[Writer], staging: Path,
+            previous) -> GroupReport:
+    """In the child: the second group's pages and writers; what it did, for the parent to add up."""
+    units_before, asked_before = dict(previous.new), diff.pairs_asked()
+    reused, unchanged = previous.reused_pages, previous.unchanged_pages
+    seen: set[str] = set()
+    count = write_pages((page for generate in SECOND for page in generate(site)), seen)
+    for writer in writers:
+        writer(staging)
+    units = {folder: unit for folder, unit in previous.new.items() if units_before.get(folder) is not unit}
+    asked = {key: found for key, found in diff.pairs_asked().items() if key not in asked_before}
+    return GroupReport(count, seen, units, previous.reused_pages - reused, previous.unchanged_pages - unchanged, asked)
 
 
 __all__ = ["SECOND", "GroupReport", "make_groups"]
