@@ -5,10 +5,12 @@ from __future__ import annotations
 import hashlib
 import os
 import signal
+import time
+from pathlib import Path
 
 import pytest
 
-from rules_kb.assemble.parallel import Beside, map_in_order, worker_count
+from rules_kb.assemble.parallel import CANCEL_SECONDS, Beside, map_in_order, worker_count
 from rules_kb.errors import OutputError, SourceError
 
 
@@ -47,8 +49,30 @@ def test_work_beside_returns_from_another_process_or_raises_what_it_raised():
     assert str(raised.value) == str(SourceError("corpus/seven.txt", "seven is refused"))
     with pytest.raises(KeyboardInterrupt):
         Beside("site", _interrupted).result()
-    with pytest.raises(OutputError, match="^build/site: cannot write: the second process ended without a word"):
+    with pytest.raises(OutputError, match=r"^build/site: cannot write: the second process ended without a word"):
         Beside("build/site", _killed).result()
+
+
+def _cleans_up(ready: str, cleaned: str) -> None:
+    import time
+
+    Path(ready).touch()
+    try:
+        time.sleep(60)
+    finally:
+        Path(cleaned).touch()
+
+
+def test_a_cancelled_child_runs_its_clean_up_and_ends(tmp_path):
+    ready, cleaned = tmp_path / "ready", tmp_path / "cleaned"
+    side = Beside("site", _cleans_up, str(ready), str(cleaned))
+    for _ in range(200):
+        if ready.exists():
+            break
+        time.sleep(0.05)
+    started = time.monotonic()
+    side.cancel()
+    assert cleaned.exists() and time.monotonic() - started < CANCEL_SECONDS
 
 
 def test_the_worker_count_is_read_from_the_environment():

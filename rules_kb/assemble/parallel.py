@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from rules_kb.errors import OutputError
 
 ENVIRONMENT = "RULES_KB_WORKERS"
+CANCEL_SECONDS = 30  # what a cancelled child has to clean up before it is killed
 
 
 def worker_count(environ: Mapping[str, str] = os.environ) -> int:
@@ -56,7 +58,8 @@ class Beside:
     knowledge base is a gigabyte at full history), and only its result comes back over a pipe.
 
     ``result()`` waits for it and returns what it returned, or raises what it raised there
-    (``KeyboardInterrupt`` included); ``cancel()`` stops it when this side failed. ``where``
+    (``KeyboardInterrupt`` included); ``cancel()`` stops it when this side failed, with
+    nothing of its temporary files left. ``where``
     names the output the two make, for the error when the child dies without a word (killed,
     out of memory). Objects alive at the fork are frozen out of the collector until the child
     ends: a collection in the child would touch, and so copy, every page the two share.
@@ -85,7 +88,13 @@ class Beside:
         return _result(outcome)
 
     def cancel(self) -> None:
-        self._child.terminate()
+        """Stop the child as Ctrl-C would (its ``finally`` blocks remove its temporary files), and
+        wait for it; killed only if it has not stopped after ``CANCEL_SECONDS``."""
+        if self._child.pid is not None and self._child.is_alive():
+            os.kill(self._child.pid, signal.SIGINT)
+        self._child.join(CANCEL_SECONDS)
+        if self._child.is_alive():
+            self._child.kill()
         self._end()
 
     def _end(self) -> None:

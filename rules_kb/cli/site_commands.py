@@ -54,6 +54,7 @@ def run_build(args: argparse.Namespace) -> int:
     from rules_kb import links
     from rules_kb.assemble.caches import cache_key, file_stats
     from rules_kb.assemble.knowledge import load_knowledge
+    from rules_kb.assemble.parallel import Beside, can_fork
     from rules_kb.errors import UsageError
     from rules_kb.render.output import output_folder
     from rules_kb.search.cache import share_index
@@ -66,18 +67,24 @@ def run_build(args: argparse.Namespace) -> int:
         raise UsageError(f"--base-url {args.base_url!r}: not a site's address (http:// or https://, a host, "
                          "an optional path; no query or fragment)")
     key, files = cache_key(args.corpus), file_stats(args.corpus)  # what the site's search index is built from
-    knowledge = None
+    knowledge, beside, said = None, None, []
     if args.graph is not None or args.store:
         output_folder(args.out, MANIFEST)  # refused before any work, as build_site would
         knowledge = load_knowledge(args.corpus, common.cache())
-        if args.graph is not None:
-            _export_graph(knowledge.graph, args.graph)
-        if args.store:
-            from rules_kb.assemble.stored import refresh_store, store_path
-
-            if refresh_store(args.corpus, common.cache(), knowledge):
-                print(f"wrote {store_path(args.corpus, common.cache())}")
-    report = build_site(args.corpus, args.out, common.cache(), knowledge=knowledge, base_url=base_url)
+        if can_fork():  # the graph and the store written meanwhile, from the same knowledge base
+            beside = Beside(str(args.graph or args.corpus), _write_graph_and_store, knowledge, args)
+        else:
+            said = _write_graph_and_store(knowledge, args)
+    try:
+        report = build_site(args.corpus, args.out, common.cache(), knowledge=knowledge, base_url=base_url)
+    except BaseException:
+        if beside is not None:
+            beside.cancel()
+        raise
+    if beside is not None:
+        said = beside.result()
+    for line in said:
+        print(line)
     share_index(report.out / INDEX_DIR, common.DEFAULT_SEARCH / key, files)  # `search` reads it: no second index
     timings = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in report.seconds.items())
     reused = f", {report.reused} of them reused from the previous build" if report.reused else ""
@@ -89,12 +96,21 @@ def run_build(args: argparse.Namespace) -> int:
     return 0
 
 
-def _export_graph(graph, path: Path) -> None:
+def _write_graph_and_store(knowledge, args: argparse.Namespace) -> list[str]:
+    """``--graph`` and ``--store`` from the build's knowledge base (in a second process while the site
+    is built, when two are allowed); returns what to print once the site is built."""
+    from rules_kb.assemble.stored import refresh_store, store_path
     from rules_kb.render.export import export_lines
     from rules_kb.render.output import write_atomically
 
-    write_atomically(path, export_lines(graph, "json"), newline=False)
-    print(f"wrote {path}: {graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges")
+    said = []
+    if args.graph is not None:
+        graph = knowledge.graph
+        write_atomically(args.graph, export_lines(graph, "json"), newline=False)
+        said.append(f"wrote {args.graph}: {graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges")
+    if args.store and refresh_store(args.corpus, common.cache(), knowledge):
+        said.append(f"wrote {store_path(args.corpus, common.cache())}")
+    return said
 
 
 def run_serve(args: argparse.Namespace) -> int:
