@@ -7,9 +7,11 @@ For each size a corpus folder holds the oldest N Magic releases and every other 
 built cold (an empty cache folder, ``RULES_KB_CACHE``) with ``make build``'s steps: ``ingest
 --json`` then ``build --graph --store``. Per step: wall seconds, CPU seconds (the step and its
 worker processes), the peak RSS of its largest process, and the peak of the sum of the RSS of
-all its processes (sampled every 0.2 s: two workers hold memory at once). CPU and memory do not
-depend on the machine's load; wall time does, so the load average is printed with it. The sum is an
-upper bound: a page a forked worker still shares with its parent counts twice.
+all its processes (sampled every 0.2 s: two workers hold memory at once), and the peak of the sum
+of their PSS (each page shared by forked processes split between them: the memory really used).
+CPU and memory do not depend on the machine's load; wall time does, so the load average is
+printed with it. The RSS sum is an upper bound: a page a forked worker still shares with its
+parent counts twice.
 
 The steps run a frozen copy of the package, the site sources and ``mkdocs.yml`` (an edit of the
 checkout during a run changes nothing measured). ``--workers`` sets ``RULES_KB_WORKERS`` (1: one
@@ -39,37 +41,42 @@ from rules_kb.ingest.corpus import load_manifest
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = "import sys; from rules_kb.cli import main; sys.exit(main(sys.argv[1:]))"
-# One step, in its own process: wall time, CPU and largest RSS of it and its children, and the sum of
-# their RSS, sampled (an upper bound: a page a forked worker still shares with its parent counts twice).
+# One step, in its own process: wall time, CPU and largest RSS of it and its children, and the sums of
+# their RSS (an upper bound: a page a forked worker still shares with its parent counts twice) and PSS.
 MEASURE = """
 import json, os, resource, subprocess, sys, threading, time
 
-def tree_rss(root):
-    pids, total = [root], 0
+def tree_memory(root):
+    pids, rss, pss = [root], 0, 0
     while pids:
         pid = pids.pop()
         try:
-            with open(f"/proc/{pid}/status") as handle:
-                total += next(int(line.split()[1]) for line in handle if line.startswith("VmRSS:"))
+            with open(f"/proc/{pid}/smaps_rollup") as handle:
+                for line in handle:
+                    if line.startswith("Rss:"):
+                        rss += int(line.split()[1])
+                    elif line.startswith("Pss:"):
+                        pss += int(line.split()[1])
             with open(f"/proc/{pid}/task/{pid}/children") as handle:
                 pids.extend(int(p) for p in handle.read().split())
-        except (OSError, StopIteration):
+        except OSError:
             pass
-    return total
+    return rss, pss
 
 started = time.perf_counter()
 child = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-peak = [0]
+peak = [0, 0]
 def sample():
     while child.poll() is None:
-        peak[0] = max(peak[0], tree_rss(child.pid))
+        rss, pss = tree_memory(child.pid)
+        peak[0], peak[1] = max(peak[0], rss), max(peak[1], pss)
         time.sleep(0.2)
 threading.Thread(target=sample, daemon=True).start()
 out, err = child.communicate()
 wall = time.perf_counter() - started
 usage = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss": usage.ru_maxrss / 1024,
-                  "tree": peak[0] / 1024, "code": child.returncode, "out": out, "err": err}))
+                  "tree": peak[0] / 1024, "pss": peak[1] / 1024, "code": child.returncode, "out": out, "err": err}))
 """
 
 
@@ -109,7 +116,7 @@ def make_build(corpus: Path, out: Path, source: Path, cache: Path, workers: int 
 def print_rows(label: str, releases: int, documents: int, figures: dict[str, dict]) -> None:
     for name, f in figures.items():
         print(f"| {label} | {releases} | {documents} | {name} | {f['wall']:.1f} | {f['cpu']:.1f} | {f['rss']:,.0f} | "
-              f"{f['tree']:,.0f} | {f['load']:.1f} |", flush=True)
+              f"{f['tree']:,.0f} | {f['pss']:,.0f} | {f['load']:.1f} |", flush=True)
 
 
 def print_checksums(out: Path, cache: Path) -> None:
@@ -132,8 +139,8 @@ def main() -> int:
     total = len(magic_releases(ROOT / "corpus"))
     print(f"{os.cpu_count()} cores; workers {args.workers or 'default'}; {time.strftime('%Y-%m-%d %H:%M UTC')}")
     print("| run | Magic releases | documents | step | wall s | CPU s | peak RSS MB (largest process) | "
-          "peak RSS MB (sum over processes) | load |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+          "peak RSS MB (sum over processes) | peak PSS MB (sum) | load |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     try:
         for size in args.releases:
             releases = total if size == "all" else int(size)
