@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rules_kb.assemble.parallel import CANCEL_SECONDS, Beside, map_in_order, worker_count
+from rules_kb.assemble.parallel import Beside, map_in_order, worker_count
 from rules_kb.errors import OutputError, SourceError
 
 
@@ -64,15 +64,16 @@ def _cleans_up(ready: str, cleaned: str) -> None:
 
 
 def test_a_cancelled_child_runs_its_clean_up_and_ends(tmp_path):
+    """Also where SIGINT is ignored (pytest-xdist's workers, a job started with ``&``): this failed in
+    CI when ``cancel`` sent SIGINT, and the child slept until it was killed."""
     ready, cleaned = tmp_path / "ready", tmp_path / "cleaned"
     side = Beside("site", _cleans_up, str(ready), str(cleaned))
     for _ in range(200):
         if ready.exists():
             break
         time.sleep(0.05)
-    started = time.monotonic()
     side.cancel()
-    assert cleaned.exists() and time.monotonic() - started < CANCEL_SECONDS
+    assert cleaned.exists()  # its finally ran: stopped, not killed (as it would be after CANCEL_SECONDS)
 
 
 def test_the_worker_count_is_read_from_the_environment():

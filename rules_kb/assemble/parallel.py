@@ -88,10 +88,12 @@ class Beside:
         return _result(outcome)
 
     def cancel(self) -> None:
-        """Stop the child as Ctrl-C would (its ``finally`` blocks remove its temporary files), and
-        wait for it; killed only if it has not stopped after ``CANCEL_SECONDS``."""
+        """Stop the child as Ctrl-C would (SIGTERM raises ``Cancelled`` in it: its ``finally`` blocks
+        remove its temporary files), and wait for it; killed only if it has not stopped after
+        ``CANCEL_SECONDS``. Not SIGINT: a process started in the background ignores it, and so
+        would the child."""
         if self._child.pid is not None and self._child.is_alive():
-            os.kill(self._child.pid, signal.SIGINT)
+            os.kill(self._child.pid, signal.SIGTERM)
         self._child.join(CANCEL_SECONDS)
         if self._child.is_alive():
             self._child.kill()
@@ -108,8 +110,17 @@ def can_fork() -> bool:
     return worker_count() >= 2 and hasattr(os, "fork")
 
 
+class Cancelled(BaseException):
+    """Raised in a ``Beside`` child that its parent cancelled (as ``KeyboardInterrupt``: no handler stops it)."""
+
+
+def _cancelled(signum, frame) -> None:
+    raise Cancelled
+
+
 def _send_outcome(function: Callable, args: tuple, sending) -> None:
     """In the forked child: ``function``'s outcome, as ``_result`` reads it, sent whole."""
+    signal.signal(signal.SIGTERM, _cancelled)
     try:
         outcome = (True, function(*args))
     except BaseException as exc:  # Ctrl-C too: the parent raises it as it was raised here
