@@ -72,7 +72,10 @@ def run_build(args: argparse.Namespace) -> int:
         output_folder(args.out, MANIFEST)  # refused before any work, as build_site would
         knowledge = load_knowledge(args.corpus, common.cache())
         if can_fork():  # the graph and the store written meanwhile, from the same knowledge base
-            beside = Beside(str(args.graph or args.corpus), _write_graph_and_store, knowledge, args)
+            from rules_kb.assemble.stored import store_path
+
+            where = args.graph if args.graph is not None else store_path(args.corpus, common.cache())
+            beside = Beside(str(where), _write_graph_and_store, knowledge, args)  # names what it writes
         else:
             said = _write_graph_and_store(knowledge, args)
     try:
