@@ -137,6 +137,41 @@ def test_add_brings_the_store_and_the_search_index_up_to_date(built, ask, tmp_pa
     assert store_lines(store_path(built["corpus"], built["cache"])) == store_lines(store_path(built["corpus"], fresh))
 
 
+def _index_files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*.json"))}
+
+
+def test_the_build_after_an_add_links_the_index_the_add_wrote(built, monkeypatch, capsys):
+    """``make build`` after ``add``: the site's search index is the CLI's (the same files, linked), not
+    written a second time, and holds the bytes the index writer makes of the corpus; a CLI index
+    with one file edited is not used (the build writes its own, and the CLI gets it)."""
+    from rules_kb import cli as cli_module
+    from rules_kb.assemble.knowledge import load_knowledge
+    from rules_kb.cli import common
+    from rules_kb.search.index import build_index_files
+
+    monkeypatch.setattr(common, "DEFAULT_CACHE", built["cache"])
+    monkeypatch.setattr(common, "DEFAULT_SEARCH", built["search"])
+    folder = _index_folder(built)
+    assert (folder / DIGESTS).is_file(), "the add wrote the CLI's index (test above)"
+    expected = build_index_files(load_knowledge(built["corpus"], built["cache"]))
+    argv = ["--corpus", str(built["corpus"]), "build", "--out", str(built["site"]), "--store"]
+    assert cli_module.main(argv) == 0
+    assert "the search index linked from the CLI's" in capsys.readouterr().out
+    site_index = built["site"] / INDEX_DIR
+    assert _index_files(site_index) == expected
+    # the very files (a file written again, by the site or the CLI's cache, would be another inode)
+    assert all((site_index / name).stat().st_ino == (folder / INDEX_DIR / name).stat().st_ino for name in expected)
+
+    edited = folder / INDEX_DIR / "vocab.json"
+    edited.unlink()  # a new file in its place (the site's link keeps the old bytes)
+    edited.write_bytes(expected["vocab.json"] + b" ")
+    assert cli_module.main(argv) == 0
+    assert "linked from the CLI's" not in capsys.readouterr().out
+    assert _index_files(site_index) == expected
+    assert _index_files(folder / INDEX_DIR) == expected  # the build shared its index with the CLI again
+
+
 def test_a_long_rebuild_says_so_on_stderr(built, tmp_path, monkeypatch, capsys):
     """A question that must rebuild (here: a copy of the corpus nobody built) names each long step on
     stderr (a terminal's); the notice's delay is set to nothing so that every step counts as long."""

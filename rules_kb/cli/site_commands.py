@@ -79,7 +79,8 @@ def run_build(args: argparse.Namespace) -> int:
         else:
             said = _write_graph_and_store(knowledge, args)
     try:
-        report = build_site(args.corpus, args.out, common.cache(), knowledge=knowledge, base_url=base_url)
+        report = build_site(args.corpus, args.out, common.cache(), knowledge=knowledge, base_url=base_url,
+                            search_index=common.DEFAULT_SEARCH / key)
     except BaseException:
         if beside is not None:
             beside.cancel()
@@ -88,10 +89,12 @@ def run_build(args: argparse.Namespace) -> int:
         said = beside.result()
     for line in said:
         print(line)
-    share_index(report.out / INDEX_DIR, common.DEFAULT_SEARCH / key, files)  # `search` reads it: no second index
+    if not report.index_linked:  # else the CLI's index is the site's already
+        share_index(report.out / INDEX_DIR, common.DEFAULT_SEARCH / key, files)  # `search` reads it: no second index
     timings = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in report.seconds.items())
     reused = f", {report.reused} of them reused from the previous build" if report.reused else ""
     reused += f", {report.unchanged} unchanged pages kept" if report.unchanged else ""
+    reused += ", the search index linked from the CLI's" if report.index_linked else ""
     print(f"built {report.pages} pages ({report.files} files{reused}) in {report.out} ({timings})")
     print(f"open it with: rules-kb serve --dir {report.out}   (then http://127.0.0.1:8000/)")
     print(f"its feeds and sitemap name it at {base_url}" + ("" if args.base_url else " (--base-url sets where it is "

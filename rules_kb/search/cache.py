@@ -151,6 +151,43 @@ def share_index(site_index: Path, folder: Path, files: dict[str, list[int]]) -> 
     _install(folder, files, link)
 
 
+def link_current_index(folder: Path, corpus: Path, target: Path) -> bool:
+    """Put the CLI's index in ``folder`` (``build_dir/<key>``, the key of ``corpus`` as it is now) at
+    ``target`` (a site's ``search-index``, not yet there) when it is the index of ``corpus`` as it
+    is: the corpus files as its digests recorded them and every file the bytes written. The files
+    are hard-linked (copied across file systems) as their bytes are checked. Returns False, with
+    nothing left at ``target``, when the index is missing, stale or damaged: the caller writes one.
+
+    Why: after ``add`` the CLI's index of the new corpus is already written (``refresh_after_add``),
+    and after a build the site's index is the CLI's (``share_index``); the next site build of the
+    same corpus and code would make the same bytes again (35 CPU s at the whole history)."""
+    try:
+        if not (folder / DIGESTS).is_file() or folder.is_symlink():
+            return False
+        record = read_digests(folder / DIGESTS)
+        check_files(corpus, record["files"])
+    except (RulesKbError, OSError):
+        return False
+    source = folder / INDEX_DIR
+    try:
+        for name, expected in sorted(record["index"].items()):
+            path, copy = source / name, target / name
+            if Path(name).is_absolute() or ".." in Path(name).parts:
+                raise SearchIndexDamaged(f"{name}: not a file of the index")
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            data = read_checked(path, name, expected, MAX_INDEX_FILE)
+            try:
+                os.link(path, copy)
+            except OSError:  # another file system, or links refused: the bytes just checked
+                copy.write_bytes(data)
+            if _sha256(copy) != expected:  # replaced between the check and the link
+                raise SearchIndexDamaged(f"{name}: changed while it was linked")
+    except (RulesKbError, OSError):
+        shutil.rmtree(target, ignore_errors=True)
+        return False
+    return True
+
+
 def _install(folder: Path, files: dict[str, list[int]], fill) -> None:
     """Fill a staging folder beside ``folder`` (``fill(staging)`` puts the index under ``INDEX_DIR``),
     digest it, and swap it in whole; then keep only the ``KEEP`` newest indexes beside it."""

@@ -54,7 +54,9 @@ from rules_kb.render.section_pages import write_section_api
 from rules_kb.render.site_data import SiteData, load_site_data
 from rules_kb.render.sitemap import write_sitemap
 from rules_kb.render.visible import visible_page
+from rules_kb.search.cache import link_current_index
 from rules_kb.search.index import write_search_index
+from rules_kb.search.query import INDEX_DIR
 from rules_kb.site.frame import Frame, framed_html, take_frames, write_frame_sources
 from rules_kb.site.groups import make_groups
 from rules_kb.site.notfound import fix_not_found_page
@@ -90,12 +92,16 @@ class SiteReport:
     reused: int = 0  # pages of units the previous build had written (``site/reuse.py``)
     unchanged: int = 0  # pages written with the previous build's bytes: its files kept (linked)
     processes: int = 1  # processes that made the pages and files (``site/groups.py``)
+    index_linked: bool = False  # the search index is the CLI's current one, linked (``search/cache.py``)
 
 
 def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir: Path | None = None,
-               knowledge: Knowledge | None = None, base_url: str = links.DEFAULT_BASE_URL) -> SiteReport:
+               knowledge: Knowledge | None = None, base_url: str = links.DEFAULT_BASE_URL,
+               search_index: Path | None = None) -> SiteReport:
     """Build the whole site into ``out`` (replaced only when the build succeeded); ``base_url`` is
-    where it will be published (``links.base_url``), named only by the feeds and the sitemap."""
+    where it will be published (``links.base_url``), named only by the feeds and the sitemap.
+    ``search_index`` is where the CLI keeps the index of ``corpus`` as it is now (``build_dir/<key>``):
+    when it is current and intact its files are linked into the site instead of an index written."""
     seconds: dict[str, float] = {}
     clock = time.perf_counter()
     restore_interrupted_swap(Path(os.path.abspath(out)), UNITS)
@@ -119,8 +125,10 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
         clock = time.perf_counter()
         frames = take_frames(staging)
         previous.open(build_salt(frames))
+        linked = search_index is not None and link_current_index(search_index, corpus, staging / INDEX_DIR)
         writers = [*(partial(writer, site) for writer in SITE_WRITERS),
-                   *(partial(writer, knowledge) for writer in EXTRA_WRITERS)]
+                   *(partial(writer, knowledge) for writer in EXTRA_WRITERS
+                     if not (linked and writer is write_search_index))]
         with kept_token_diffs():
             made = make_groups(site, partial(write_framed_pages, frames, staging, previous=previous),
                                [w for w in writers if w.func in FIRST_GROUP_WRITERS],
@@ -144,7 +152,7 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
                     remove_work_folder(work)
     files = sum(len(names) for _, _, names in os.walk(out))  # a quarter of a million at full history
     return SiteReport(out, pages + previous.reused_pages, files, seconds, previous.reused_pages,
-                      previous.unchanged_pages, made.processes)
+                      previous.unchanged_pages, made.processes, linked)
 
 
 def check_no_foreign_files(out: Path) -> None:
