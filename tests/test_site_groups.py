@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from test_site_reuse import corpus_of, files_of
 
-from rules_kb.assemble.caches import ENVIRONMENT
+from rules_kb.assemble.caches import ENVIRONMENT, cache_key, file_stats
 from rules_kb.assemble.knowledge import build_knowledge
 from rules_kb.errors import OutputError
+from rules_kb.search.cache import write_index
 from rules_kb.site import groups
 from rules_kb.site.build import build_site
 
@@ -41,6 +42,19 @@ def test_two_processes_write_the_site_and_keep_the_diffs_one_process_does(small,
     kept = {workers: sorted((work / f"cache-{workers}" / "compare").glob("tokens-*.json")) for workers in ("1", "2")}
     assert len(kept["1"]) == len(kept["2"]) == 1
     assert kept["1"][0].read_bytes() == kept["2"][0].read_bytes()
+
+
+def test_a_linked_search_index_moves_the_api_and_keeps_the_bytes(small, monkeypatch):
+    """With the CLI's index of the corpus linked instead of written, the API's writers move to the
+    second process; the site is still, file for file, the one process's of the test above."""
+    work, corpus, knowledge = small
+    monkeypatch.setenv("RULES_KB_WORKERS", "2")
+    monkeypatch.setenv(ENVIRONMENT, str(work / "cache-linked"))
+    index = work / "cli-search" / cache_key(corpus)
+    write_index(knowledge, index, file_stats(corpus))
+    report = build_site(corpus, work / "site-linked", knowledge=knowledge, search_index=index)
+    assert (report.index_linked, report.processes) == (True, 2)
+    assert files_of(report.out) == files_of(work / "site-1")
 
 
 def test_an_error_in_the_second_process_is_raised_as_raised_there(small, monkeypatch):

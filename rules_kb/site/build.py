@@ -76,7 +76,9 @@ EXTRA_WRITERS: tuple[Callable[[Knowledge, Path], None], ...] = (write_api, write
                                                                write_audit_data, write_search_index,
                                                                write_link_assets, write_interface_script)
 # Run beside the version, diff and rule pages; the other writers beside what's new and the glossaries
-# (``site/groups.py``: the two groups took 78 and 79 CPU s at the whole history, caches warm).
+# (``site/groups.py``: the two groups took 78 and 79 CPU s at the whole history, caches warm). When the
+# search index is linked rather than written (27 CPU s less in the second group), these two (12 s)
+# go to the second group as well.
 FIRST_GROUP_WRITERS = (write_glossary_api, write_api)
 # Files that the pages' own data makes, written with them: the older glossaries' JSON, drawn by
 # their pages; each game's Atom feed of releases (at absolute addresses under the build's base URL).
@@ -129,10 +131,11 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
         writers = [*(partial(writer, site) for writer in SITE_WRITERS),
                    *(partial(writer, knowledge) for writer in EXTRA_WRITERS
                      if not (linked and writer is write_search_index))]
+        first = () if linked else FIRST_GROUP_WRITERS
         with kept_token_diffs():
             made = make_groups(site, partial(write_framed_pages, frames, staging, previous=previous),
-                               [w for w in writers if w.func in FIRST_GROUP_WRITERS],
-                               [w for w in writers if w.func not in FIRST_GROUP_WRITERS], staging, seen, previous)
+                               [w for w in writers if w.func in first],
+                               [w for w in writers if w.func not in first], staging, seen, previous)
         pages = nav_pages + made.pages
         seconds["pages and files"] = time.perf_counter() - clock
         clock = time.perf_counter()

@@ -8,7 +8,8 @@ from the copy of the same data the fork gives it, so each page comes out as it w
 process. The groups are balanced by the CPU each part took at the whole history (78 and 79 s,
 caches warm: ``docs/publishing.md``): the version, diff and rule pages with the API in the parent
 (the diff pages note the rows the rule pages link to, so they stay together); what's new, the
-glossaries, the tournament pages, the search index and the other JSON writers in the child.
+glossaries, the tournament pages, the search index and the other JSON writers in the child (the
+API too when the search index is linked from the CLI's rather than written: ``site/build.py``).
 ``RULES_KB_WORKERS=1`` makes everything here, in order.
 
 What the child did comes back over a pipe: its page count, the paths it claimed (two pages at
