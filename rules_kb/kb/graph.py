@@ -157,10 +157,14 @@ def _add_citations(graph: nx.MultiDiGraph, catalog: Catalog, texts: list[RuleTex
     """Link each citation to the cited rule; one resolving only elsewhere says where (``resolved_in``)."""
     holders = _holders(catalog)
     unresolved = []
+    found: dict[tuple[str, str], list] = {}  # a wording is read once: most recur in release after release
     for rule in texts:
         source = _text_node(rule)
         for where, body in [("text", rule.text)] + [("example", e.text) for e in rule.examples]:
-            for ref in find_references(body, game=rule.game):
+            refs = found.get((body, rule.game))
+            if refs is None:
+                refs = found[(body, rule.game)] = find_references(body, game=rule.game)
+            for ref in refs:
                 for number in ref.numbers:
                     if number == rule.number:
                         continue
