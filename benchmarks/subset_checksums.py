@@ -64,14 +64,15 @@ def digest_tree(folder: Path) -> tuple[str, int]:
 
 def digest_store(path: Path) -> str:
     """Every table's name, columns and rows (sorted), not the file's bytes (page layout may vary),
-    and not the meta row ``input_key``: it hashes the package's source, which a refactor changes."""
+    and not the meta rows ``input_key`` (it hashes the package's source, which a refactor changes) and
+    ``files`` (the corpus files' times: another checkout of the same corpus has other times)."""
     total = hashlib.sha256()
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     tables = [name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
     for table in tables:
         cursor = db.execute(f'SELECT * FROM "{table}"')
         total.update(table.encode() + repr([c[0] for c in cursor.description]).encode())
-        for row in sorted(repr(row) for row in cursor if not (table == "meta" and row[0] == "input_key")):
+        for row in sorted(repr(row) for row in cursor if not (table == "meta" and row[0] in ("input_key", "files"))):
             total.update(row.encode())
     db.close()
     return total.hexdigest()[:8]
