@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import textwrap
 from pathlib import Path
 
 from rules_kb.cli import common
@@ -91,11 +92,13 @@ def run_build(args: argparse.Namespace) -> int:
         print(line)
     if not report.index_linked:  # else the CLI's index is the site's already
         share_index(report.out / INDEX_DIR, common.DEFAULT_SEARCH / key, files)  # `search` reads it: no second index
-    timings = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in report.seconds.items())
-    reused = f", {report.reused} of them reused from the previous build" if report.reused else ""
-    reused += f", {report.unchanged} unchanged pages kept" if report.unchanged else ""
-    reused += ", the search index linked from the CLI's" if report.index_linked else ""
-    print(f"built {report.pages} pages ({report.files} files{reused}) in {report.out} ({timings})")
+    kept = [f"{report.reused} pages of the previous build reused"] if report.reused else []
+    kept += [f"{report.unchanged} unchanged pages kept"] if report.unchanged else []
+    kept += ["the CLI's search index linked"] if report.index_linked else []
+    print(f"built {report.pages} pages ({report.files} files) in {report.out}")
+    for line in (", ".join(kept), "took " + ", ".join(f"{name} {s:.1f} s" for name, s in report.seconds.items())):
+        if line:  # a 100-column terminal reads each on its own line
+            print(textwrap.fill(line, 100, initial_indent="  ", subsequent_indent="    ", break_on_hyphens=False))
     print(f"open it with: rules-kb serve --dir {report.out}   (then http://127.0.0.1:8000/)")
     print(f"its feeds and sitemap name it at {base_url}" + ("" if args.base_url else " (--base-url sets where it is "
                                                                                      "published)"))
