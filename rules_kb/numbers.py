@@ -105,6 +105,13 @@ class RuleNumber:
         return {name: self.__dict__[name] for name in NUMBER_PARTS}
 
 
+def in_order(numbers) -> list[RuleNumber]:
+    """``sorted(numbers)``, the same order, several times faster: one key per number and tuple
+    comparisons, not two Python calls per comparison (the aligner sorts thousands of numbers
+    for every pair of versions it aligns)."""
+    return sorted(numbers, key=RuleNumber.sort_key)
+
+
 def number_quirks(raw: str) -> list[str]:
     """Name what is unusual about how a number is written (empty for the canonical form)."""
     quirks = []

@@ -27,6 +27,7 @@ from rules_kb.compare.similarity import Vectors
 from rules_kb.compare.splits import find_splits
 from rules_kb.ingest.curated import ForcedMatch
 from rules_kb.kb.catalog import Catalog
+from rules_kb.numbers import in_order
 
 
 def align_versions(catalog: Catalog, memo: AlignmentMemo, game: str, lang: str, old_label: str, new_label: str,
@@ -109,12 +110,12 @@ def align_pair(catalog: Catalog, memo: AlignmentMemo, game: str, lang: str, old_
     match_within_sections(alignment, old, new, left, right, vectors)
     if alignment.new_complete:
         find_splits(alignment, old, new, left, right, vectors, lang)
-    for number in sorted(left):
+    for number in in_order(left):
         if alignment.new_complete:
             alignment.pairs.append(Pair(REMOVED, old[number], None, 0.0))
         else:
             alignment.unknown_old.append(number)
-    for number in sorted(right):
+    for number in in_order(right):
         if alignment.old_complete:
             alignment.pairs.append(Pair(ADDED, None, new[number], 0.0))
         else:

@@ -17,10 +17,11 @@ from __future__ import annotations
 import hashlib
 from bisect import bisect_left
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 from rules_kb.compare.editorial import Change, classify_change, hyphens_inside_words
 from rules_kb.compare.rewording import rewording_reason
@@ -102,7 +103,7 @@ def _diff_changed(old: str, new: str, lang: str) -> TokenDiff:
     if found is None:
         found = token_diff_from_record(old, new, lang, _seeds.get(pair_digest(old, new, lang))) if _seeds else None
         if found is None:
-            found = diff_token_lists(old, new, tokenize(old, lang), tokenize(new, lang), lang)
+            found = diff_token_lists(old, new, _tokens(old, lang), _tokens(new, lang), lang)
         _memo[key] = found
         if len(_memo) > DIFF_MEMO:
             _memo.popitem(last=False)
@@ -111,6 +112,14 @@ def _diff_changed(old: str, new: str, lang: str) -> TokenDiff:
     if _used is not None:
         _used[key] = found
     return found
+
+
+@lru_cache(maxsize=2048)
+def _tokens(text: str, lang: str) -> tuple[Token, ...]:
+    """A text's tokens, kept for the next pair that holds it: the compare data diffs each wording
+    of a rule with every other wording (pairs in order of their first text), so a text comes back
+    many times in a row."""
+    return tuple(tokenize(text, lang))
 
 
 @contextmanager
@@ -177,7 +186,8 @@ def token_diff_from_record(old: str, new: str, lang: str, record: object) -> Tok
         return None
 
 
-def diff_token_lists(old: str, new: str, old_tokens: list[Token], new_tokens: list[Token], lang: str) -> TokenDiff:
+def diff_token_lists(old: str, new: str, old_tokens: Sequence[Token], new_tokens: Sequence[Token], lang: str
+                     ) -> TokenDiff:
     """Diff two texts already tokenized (an aligner compares one text with many)."""
     matcher = SequenceMatcher(None, [t.surface for t in old_tokens], [t.surface for t in new_tokens], autojunk=False)
     builder = _OpBuilder(old, new, old_tokens, new_tokens, lang)
@@ -200,14 +210,15 @@ def diff_token_lists(old: str, new: str, old_tokens: list[Token], new_tokens: li
 class _OpBuilder:
     """Collects ops and changes in text order, from equal runs and the stretches between them."""
 
-    def __init__(self, old: str, new: str, old_tokens: list[Token], new_tokens: list[Token], lang: str) -> None:
+    def __init__(self, old: str, new: str, old_tokens: Sequence[Token], new_tokens: Sequence[Token], lang: str
+                 ) -> None:
         self.old, self.new, self.lang = old, new, lang
         self.old_tokens, self.new_tokens = old_tokens, new_tokens
         self.ops: list[DiffOp] = []
         self.changes: list[Change] = []
         self._equal: list[str] = []  # equal text not yet made an op
 
-    def equal_run(self, old_tokens: list[Token], new_tokens: list[Token]) -> None:
+    def equal_run(self, old_tokens: Sequence[Token], new_tokens: Sequence[Token]) -> None:
         """Tokens that match; the whitespace between them may still differ."""
         old_from, new_from = old_tokens[0].start, new_tokens[0].start
         if self.old[old_from : old_tokens[-1].end] == self.new[new_from : new_tokens[-1].end]:
@@ -268,7 +279,7 @@ class _OpBuilder:
         return self.ops
 
 
-def _within(tokens: list[Token], start: int, end: int) -> slice:
+def _within(tokens: Sequence[Token], start: int, end: int) -> slice:
     """The tokens lying in characters ``start:end`` (tokens are sorted by offset)."""
     return slice(bisect_left(tokens, start, key=_start_of), bisect_left(tokens, end, key=_start_of))
 

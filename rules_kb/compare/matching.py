@@ -22,7 +22,7 @@ from rules_kb.compare.thresholds import (
 )
 from rules_kb.ingest.curated import ForcedMatch
 from rules_kb.model import RuleText
-from rules_kb.numbers import RuleNumber
+from rules_kb.numbers import RuleNumber, in_order
 
 
 def apply_forced(alignment: Alignment, forced: list[ForcedMatch], old: dict, new: dict,
@@ -159,10 +159,10 @@ def match_within_sections(alignment: Alignment, old: dict, new: dict, left: set,
                 if p.old is not None and p.new is not None and p.old_number.depth == 0}
     olds_by_place: dict[tuple[int, int], list[RuleNumber]] = {}
     news_by_place: dict[tuple[int, int], list[RuleNumber]] = {}
-    for number in sorted(left):
+    for number in in_order(left):
         if number.depth > 0:
             olds_by_place.setdefault((sections.get(number.section, number.section), number.depth), []).append(number)
-    for number in sorted(right):
+    for number in in_order(right):
         news_by_place.setdefault((number.section, number.depth), []).append(number)
 
     def best(number: RuleNumber, pool: list[RuleNumber], score) -> tuple[float, RuleNumber] | None:
@@ -197,7 +197,7 @@ def match_moves(alignment: Alignment, old: dict, new: dict, left: set, right: se
     scored = []
     pool = right if only_depth is None else {n for n in right if n.depth == only_depth}
     old_sections, new_sections = {n.section for n in old}, {n.section for n in new}
-    for number in sorted(left):
+    for number in in_order(left):
         if only_depth is not None and number.depth != only_depth:
             continue
         for candidate in vectors.candidates(number, pool):

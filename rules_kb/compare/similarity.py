@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Mapping
+from functools import lru_cache
 
 from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber
@@ -22,8 +23,13 @@ def comparable_text(rule: RuleText) -> str:
     return " ".join(part for part in (rule.title, rule.text) if part)
 
 
+@lru_cache(maxsize=1 << 15)
 def word_set(text: str, lang: str) -> frozenset[str]:
-    """The normalised words of a comparable text, punctuation left out: what similarity compares."""
+    """The normalised words of a comparable text, punctuation left out: what similarity compares.
+
+    Kept per process: aligning each release with the next reads every text twice and most texts in
+    dozens of releases (11,370 distinct English texts in 244,550 rows of the whole history), and
+    tokenizing them was two thirds of an alignment's CPU."""
     return frozenset(t.normalized for t in tokenize(text, lang) if any(c.isalnum() for c in t.normalized))
 
 

@@ -18,7 +18,7 @@ from rules_kb.compare.thresholds import (
     SPLIT_COVERAGE,
     SPLIT_ELSEWHERE,
 )
-from rules_kb.numbers import RuleNumber
+from rules_kb.numbers import RuleNumber, in_order
 from rules_kb.tokens import tokenize
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。])\s*(?=\S)")
@@ -46,7 +46,7 @@ def find_splits(alignment: Alignment, old: dict, new: dict, left: set, right: se
     sections = {p.old_number.section: p.new_number.section for p in alignment.pairs
                 if p.old is not None and p.new is not None and p.old_number.depth == 0}
     predecessor = {p.new_number: p.old_number for p in alignment.pairs if p.old is not None and p.new is not None}
-    for number in sorted(left):
+    for number in in_order(left):
         home = sections.get(number.section, number.section)
         targets: list[RuleNumber] = []
         for sentence in _SENTENCE_END.split(comparable_text(old[number])):

@@ -39,7 +39,6 @@ from rules_kb.compare.align import align_pair
 from rules_kb.compare.alignment import SCOPE, Alignment, Pair, pick_texts
 from rules_kb.compare.kinds import ADDED, IN_PLACE, PLACEMENTS, ROW_KINDS
 from rules_kb.compare.memory import AlignmentMemo
-from rules_kb.compare.similarity import word_set
 from rules_kb.games import GAMES, LANGS
 from rules_kb.jsregex import export_pattern
 from rules_kb.model import RuleText
@@ -54,35 +53,14 @@ def _write(folder: Path, root_path: str, record: object) -> None:
     path.write_text(people_json(record, separators=(",", ":")) + "\n", encoding="utf-8")
 
 
-class _WordSets(dict):
-    """Word sets made once per text (``similarity.Vectors`` asks ``get``): a partial version is aligned
-    directly with every other version, and those share most of their texts; the sets are the ones
-    ``word_set`` gives, so the alignments are too."""
-
-    def __init__(self, lang: str) -> None:
-        super().__init__()
-        self.lang = lang
-
-    def __bool__(self) -> bool:  # asked before the first text is: an empty memory is still this one
-        return True
-
-    def get(self, text: str, default: object = None) -> frozenset[str]:
-        if text not in self:
-            self[text] = word_set(text, self.lang)
-        return self[text]
-
-
 class _Memo(AlignmentMemo):
-    """The knowledge's alignments, with word sets kept across the direct alignments of one writer."""
+    """The knowledge's alignments, and the direct alignments of one writer (``word_set`` keeps the
+    word sets they share: a partial version is aligned with every other version)."""
 
     def __init__(self, knowledge: Knowledge) -> None:
         super().__init__()
         self.update(knowledge.alignments)
         self.compositions = knowledge.alignments.compositions
-        self.sets: dict[str, _WordSets] = {}
-
-    def word_sets(self, lang: str) -> _WordSets:
-        return self.sets.setdefault(lang, _WordSets(lang))
 
 
 class TextIds:
