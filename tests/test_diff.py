@@ -302,3 +302,24 @@ def test_digits_and_number_words_are_editorial():
         == "editorial"
     assert diff_tokens("Alex controls 2 creatures.", "Alex controls three creatures.", "en").classification \
         == "substantive"
+
+
+def test_a_diff_made_from_kept_tokens_is_the_diff_made_afresh():
+    """Magic 104.3f from 2017-09-29 to 2018-04-27 ("he or she loses" / "that player loses") diffed
+    with the text memories filled, then after ``forget_texts`` emptied them: the same ops,
+    similarity and changes, and nothing kept after."""
+    from rules_kb.compare.diff import _diff_changed, _memo, forget_texts
+    from rules_kb.compare.similarity import word_set
+
+    old = "If a player would both win and lose the game simultaneously, he or she loses the game."
+    new = "If a player would both win and lose the game simultaneously, that player loses the game."
+    word_set(old, "en")
+    first = diff_tokens(old, new, "en")
+    assert word_set.cache_info().currsize > 0
+    forget_texts()
+    assert word_set.cache_info().currsize == 0
+    _memo.pop((old, new, "en"), None)  # the diff memory too, so the second diff is made again
+    second = _diff_changed(old, new, "en")
+    assert second is not first
+    assert (second.ops, second.similarity, second.changes) == (first.ops, first.similarity, first.changes)
+    assert [c.reason for c in second.changes] == ["pronoun"]

@@ -24,7 +24,8 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 from rules_kb.compare.editorial import Change, classify_change, hyphens_inside_words
-from rules_kb.compare.rewording import rewording_reason
+from rules_kb.compare.rewording import forget_folds, rewording_reason
+from rules_kb.compare.similarity import word_set
 from rules_kb.tokens import Token, tokenize
 
 
@@ -120,6 +121,15 @@ def _tokens(text: str, lang: str) -> tuple[Token, ...]:
     of a rule with every other wording (pairs in order of their first text), so a text comes back
     many times in a row."""
     return tuple(tokenize(text, lang))
+
+
+def forget_texts() -> None:
+    """Drop what is kept per text (tokens, whole-text folds, word sets): a writer that has aligned
+    and diffed a whole history calls it when done, so that the rest of its process does not carry
+    them (tens of megabytes at the whole corpus)."""
+    _tokens.cache_clear()
+    forget_folds()
+    word_set.cache_clear()
 
 
 @contextmanager

@@ -76,6 +76,11 @@ def _folded(text: str) -> tuple[str, ...]:
     return tuple(forms)
 
 
+def forget_folds() -> None:
+    """Drop the folds kept per text (``compare.diff.forget_texts``)."""
+    _folded.cache_clear()
+
+
 def _prepare(text: str) -> str:
     for reason, fold in FOLDS:
         if reason == "hyphenation":

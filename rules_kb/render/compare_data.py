@@ -37,6 +37,7 @@ from rules_kb.assemble.caches import source_hash
 from rules_kb.assemble.knowledge import ALIGNING, Knowledge, relevant_forced
 from rules_kb.compare.align import align_pair
 from rules_kb.compare.alignment import SCOPE, Alignment, Pair, pick_texts
+from rules_kb.compare.diff import forget_texts
 from rules_kb.compare.kinds import ADDED, IN_PLACE, PLACEMENTS, ROW_KINDS
 from rules_kb.compare.memory import AlignmentMemo
 from rules_kb.games import GAMES, LANGS
@@ -151,6 +152,7 @@ def write_compare_data(knowledge: Knowledge, folder: Path) -> None:
                       if knowledge.catalog.rules_in(game, lang, label)]
             if labels:
                 _write_language(knowledge, memo, folder, game, lang, labels)
+    forget_texts()
 
 
 def _aligned(knowledge: Knowledge, memo: AlignmentMemo, game: str, lang: str, old: str, new: str) -> Alignment:
