@@ -42,6 +42,16 @@ def in_subset(meta) -> bool:
 SUBSET = [meta for meta in load_manifest(CORPUS) if in_subset(meta)]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def snapshot_key_folder(tmp_path_factory) -> Path:
+    """The key that signs knowledge snapshots (``assemble/snapshot.py``) lives in the user's config
+    folder; the suite's builds get one of their own instead of writing into the home folder."""
+    folder = tmp_path_factory.mktemp("config")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CONFIG_HOME", str(folder))
+        yield folder
+
+
 @pytest.fixture(scope="session")
 def subset_corpus(tmp_path_factory) -> Path:
     """A corpus folder holding the subset: the same files (linked) and curated data, a filtered manifest."""

@@ -104,7 +104,15 @@ def build_knowledge(corpus: Path, cache_dir: Path | None = None, report: Knowled
 
 
 def load_knowledge(corpus: Path, cache_dir: Path | None = None) -> Knowledge:
-    """The whole knowledge base in memory (graph export, the site), built with the caches."""
+    """The whole knowledge base in memory (graph export, the site): read back from its signed
+    snapshot when one of the corpus as it is was written (``assemble.snapshot``), else built with
+    the caches."""
+    if cache_dir is not None:
+        from rules_kb.assemble.snapshot import read_snapshot
+
+        found = read_snapshot(corpus, cache_dir)
+        if found is not None:
+            return found
     return build_knowledge(corpus, cache_dir)
 
 

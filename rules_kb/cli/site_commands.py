@@ -54,8 +54,9 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run_build(args: argparse.Namespace) -> int:
     from rules_kb import links
     from rules_kb.assemble.caches import cache_key, file_stats
-    from rules_kb.assemble.knowledge import load_knowledge
+    from rules_kb.assemble.knowledge import build_knowledge
     from rules_kb.assemble.parallel import Beside, can_fork
+    from rules_kb.assemble.snapshot import read_snapshot
     from rules_kb.errors import UsageError
     from rules_kb.render.output import output_folder
     from rules_kb.search.cache import share_index
@@ -71,14 +72,16 @@ def run_build(args: argparse.Namespace) -> int:
     knowledge, beside, said = None, None, []
     if args.graph is not None or args.store:
         output_folder(args.out, MANIFEST)  # refused before any work, as build_site would
-        knowledge = load_knowledge(args.corpus, common.cache())
-        if can_fork():  # the graph and the store written meanwhile, from the same knowledge base
+        knowledge = read_snapshot(args.corpus, common.cache())
+        snapshot = (key, files) if knowledge is None else None  # built now: the next build reads it back
+        knowledge = knowledge or build_knowledge(args.corpus, common.cache())
+        if can_fork():  # the graph, the store and the snapshot written meanwhile, from the same knowledge base
             from rules_kb.assemble.stored import store_path
 
             where = args.graph if args.graph is not None else store_path(args.corpus, common.cache())
-            beside = Beside(str(where), _write_graph_and_store, knowledge, args)  # names what it writes
+            beside = Beside(str(where), _write_graph_and_store, knowledge, args, snapshot)  # names what it writes
         else:
-            said = _write_graph_and_store(knowledge, args)
+            said = _write_graph_and_store(knowledge, args, snapshot)
     try:
         report = build_site(args.corpus, args.out, common.cache(), knowledge=knowledge, base_url=base_url,
                             search_index=common.DEFAULT_SEARCH / key)
@@ -105,9 +108,11 @@ def run_build(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_graph_and_store(knowledge, args: argparse.Namespace) -> list[str]:
+def _write_graph_and_store(knowledge, args: argparse.Namespace, snapshot: tuple | None = None) -> list[str]:
     """``--graph`` and ``--store`` from the build's knowledge base (in a second process while the site
-    is built, when two are allowed); returns what to print once the site is built."""
+    is built, when two are allowed), then its snapshot when ``snapshot`` gives the input key and file
+    stats it was built from; returns what to print once the site is built."""
+    from rules_kb.assemble.snapshot import write_snapshot
     from rules_kb.assemble.stored import refresh_store, store_path
     from rules_kb.render.export import export_lines
     from rules_kb.render.output import write_atomically
@@ -119,6 +124,8 @@ def _write_graph_and_store(knowledge, args: argparse.Namespace) -> list[str]:
         said.append(f"wrote {args.graph}: {graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges")
     if args.store and refresh_store(args.corpus, common.cache(), knowledge):
         said.append(f"wrote {store_path(args.corpus, common.cache())}")
+    if snapshot is not None:  # last: a question reads the store, only the next build reads this
+        write_snapshot(args.corpus, common.cache(), knowledge, *snapshot)
     return said
 
 

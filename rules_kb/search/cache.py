@@ -97,6 +97,7 @@ def refresh_after_add(corpus: Path, cache_dir: Path, build_dir: Path, step: Step
     (``parallel.Beside``), from the same knowledge base."""
     from rules_kb.assemble.knowledge import load_knowledge
     from rules_kb.assemble.parallel import Beside, can_fork
+    from rules_kb.assemble.snapshot import write_snapshot
     from rules_kb.assemble.stored import refresh_store, store_path
 
     if not store_path(corpus, cache_dir).is_file():
@@ -107,13 +108,14 @@ def refresh_after_add(corpus: Path, cache_dir: Path, build_dir: Path, step: Step
     folder = build_dir / key
     if (folder / DIGESTS).is_file():
         refresh_store(corpus, cache_dir, knowledge, step)
+        write_snapshot(corpus, cache_dir, knowledge, key, files)
     elif not can_fork():
         refresh_store(corpus, cache_dir, knowledge, step)
         with step("writing the search index"):
-            write_index(knowledge, folder, files)
+            _write_index_and_snapshot(corpus, cache_dir, knowledge, folder, key, files)
     else:
         with step("writing the store and the search index (two processes)"):
-            index = Beside(str(folder), write_index, knowledge, folder, files)
+            index = Beside(str(folder), _write_index_and_snapshot, corpus, cache_dir, knowledge, folder, key, files)
             try:
                 refresh_store(corpus, cache_dir, knowledge)
             except BaseException:
@@ -121,6 +123,17 @@ def refresh_after_add(corpus: Path, cache_dir: Path, build_dir: Path, step: Step
                 raise
             index.result()
     return True
+
+
+def _write_index_and_snapshot(corpus: Path, cache_dir: Path, knowledge, folder: Path, key: str,
+                              files: dict[str, list[int]]) -> None:
+    """The index, then the knowledge base's snapshot (``assemble.snapshot``): the build that follows
+    an add reads it back instead of building the knowledge base a second time. In the index's process,
+    which ends before the store's."""
+    from rules_kb.assemble.snapshot import write_snapshot
+
+    write_index(knowledge, folder, files)
+    write_snapshot(corpus, cache_dir, knowledge, key, files)
 
 
 def write_index(knowledge, folder: Path, files: dict[str, list[int]]) -> None:
