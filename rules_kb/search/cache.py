@@ -93,29 +93,33 @@ def refresh_after_add(corpus: Path, cache_dir: Path, build_dir: Path, step: Step
 
     Not incremental: the graph, and so the store, is written whole (a release adds edges whose order
     and attributes, ``resolved_in`` of older citations, depend on the whole history), but once,
-    here, not once per kind of question; the index is written in a second process meanwhile
-    (``parallel.Beside``), from the same knowledge base."""
-    from rules_kb.assemble.knowledge import load_knowledge
+    here, not once per kind of question; the index, then the knowledge base's snapshot (read back by
+    the build that follows), are written in a second process meanwhile (``parallel.Beside``)."""
+    from rules_kb.assemble.knowledge import build_knowledge
     from rules_kb.assemble.parallel import Beside, can_fork
-    from rules_kb.assemble.snapshot import write_snapshot
+    from rules_kb.assemble.snapshot import read_snapshot
     from rules_kb.assemble.stored import refresh_store, store_path
 
     if not store_path(corpus, cache_dir).is_file():
         return False
     key, files = cache_key(corpus), file_stats(corpus)
-    with step("building the knowledge base of the new corpus (parsed and aligned releases are read back)"):
-        knowledge = load_knowledge(corpus, cache_dir)
+    knowledge = read_snapshot(corpus, cache_dir)  # an add that changed nothing (the same file again)
+    snapshot = (key, files) if knowledge is None else None  # built here: the next build reads it back
+    if knowledge is None:
+        with step("building the knowledge base of the new corpus (parsed and aligned releases are read back)"):
+            knowledge = build_knowledge(corpus, cache_dir)
     folder = build_dir / key
     if (folder / DIGESTS).is_file():
         refresh_store(corpus, cache_dir, knowledge, step)
-        write_snapshot(corpus, cache_dir, knowledge, key, files)
+        _write_snapshot(corpus, cache_dir, knowledge, snapshot)
     elif not can_fork():
         refresh_store(corpus, cache_dir, knowledge, step)
         with step("writing the search index"):
-            _write_index_and_snapshot(corpus, cache_dir, knowledge, folder, key, files)
+            _write_index_and_snapshot(corpus, cache_dir, knowledge, folder, files, snapshot)
     else:
         with step("writing the store and the search index (two processes)"):
-            index = Beside(str(folder), _write_index_and_snapshot, corpus, cache_dir, knowledge, folder, key, files)
+            index = Beside(str(folder), _write_index_and_snapshot, corpus, cache_dir, knowledge, folder, files,
+                           snapshot)
             try:
                 refresh_store(corpus, cache_dir, knowledge)
             except BaseException:
@@ -125,15 +129,21 @@ def refresh_after_add(corpus: Path, cache_dir: Path, build_dir: Path, step: Step
     return True
 
 
-def _write_index_and_snapshot(corpus: Path, cache_dir: Path, knowledge, folder: Path, key: str,
-                              files: dict[str, list[int]]) -> None:
-    """The index, then the knowledge base's snapshot (``assemble.snapshot``): the build that follows
-    an add reads it back instead of building the knowledge base a second time. In the index's process,
-    which ends before the store's."""
+def _write_index_and_snapshot(corpus: Path, cache_dir: Path, knowledge, folder: Path, files: dict[str, list[int]],
+                              snapshot: tuple | None) -> None:
+    """The index, then the knowledge base's snapshot: in the index's process, which ends before the
+    store's."""
+    write_index(knowledge, folder, files)
+    _write_snapshot(corpus, cache_dir, knowledge, snapshot)
+
+
+def _write_snapshot(corpus: Path, cache_dir: Path, knowledge, snapshot: tuple | None) -> None:
+    """The snapshot of a knowledge base built here (``snapshot``: the input key and file stats taken
+    before the corpus was read), so the build after an add reads it back (``assemble.snapshot``)."""
     from rules_kb.assemble.snapshot import write_snapshot
 
-    write_index(knowledge, folder, files)
-    write_snapshot(corpus, cache_dir, knowledge, key, files)
+    if snapshot is not None:
+        write_snapshot(corpus, cache_dir, knowledge, *snapshot)
 
 
 def write_index(knowledge, folder: Path, files: dict[str, list[int]]) -> None:
