@@ -172,6 +172,28 @@ def test_the_build_after_an_add_links_the_index_the_add_wrote(built, monkeypatch
     assert _index_files(folder / INDEX_DIR) == expected  # the build shared its index with the CLI again
 
 
+def test_the_build_after_an_add_reads_back_the_knowledge_base_the_add_built(built, monkeypatch, capsys):
+    """The add left a snapshot of the knowledge base of the new corpus (``assemble/snapshot.py``):
+    the build that follows reads it and builds nothing again."""
+    from rules_kb import cli as cli_module
+    from rules_kb.assemble.snapshot import read_snapshot
+    from rules_kb.cli import common
+
+    monkeypatch.setattr(common, "DEFAULT_CACHE", built["cache"])
+    monkeypatch.setattr(common, "DEFAULT_SEARCH", built["search"])
+    snapshot = read_snapshot(built["corpus"], built["cache"])
+    assert snapshot is not None
+    assert any(t.version == ADDED[1] for t in snapshot.catalog.all_texts())  # the release the add added
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the knowledge base was built again")
+
+    monkeypatch.setattr(knowledge_module, "build_knowledge", refuse)
+    argv = ["--corpus", str(built["corpus"]), "build", "--out", str(built["site"]), "--store"]
+    assert cli_module.main(argv) == 0
+    assert "built " in capsys.readouterr().out
+
+
 def test_a_long_rebuild_says_so_on_stderr(built, tmp_path, monkeypatch, capsys):
     """A question that must rebuild (here: a copy of the corpus nobody built) names each long step on
     stderr (a terminal's); the notice's delay is set to nothing so that every step counts as long."""

@@ -28,7 +28,8 @@ def test_a_snapshot_reads_back_the_knowledge_base_it_was_written_from(knowledge,
     again = read_snapshot(subset_corpus, written)
     assert again is not None and again is not knowledge
     assert "".join(export_lines(again.graph, "json")) == "".join(export_lines(knowledge.graph, "json"))
-    assert [rule_record(t) for t in again.catalog.all_texts()] == [rule_record(t) for t in knowledge.catalog.all_texts()]
+    texts = [rule_record(t) for t in knowledge.catalog.all_texts()]
+    assert [rule_record(t) for t in again.catalog.all_texts()] == texts
     assert len(again.catalog.all_texts()) == len(knowledge.catalog.all_texts()) > 20_000
     assert {k: alignment_record(a) for k, a in again.alignments.items()} == \
         {k: alignment_record(a) for k, a in knowledge.alignments.items()}
