@@ -1,8 +1,8 @@
 """Every cache, in one place: where caches live, and when one is stale.
 
-Where: the one cache root holds the store, the parsed-document and alignment caches, the note
-index, the diffs the compare page draws and a site build keeps (``compare/``) and the CLI's
-search index. ``RULES_KB_CACHE`` moves the whole root (benchmarks, a
+Where: the one cache root holds the store, the knowledge base's signed snapshot
+(``snapshot.py``), the parsed-document and alignment caches, the note index, the diffs the
+compare page draws and a site build keeps (``compare/``) and the CLI's search index. ``RULES_KB_CACHE`` moves the whole root (benchmarks, a
 read-only checkout); unset, it is ``build/cache`` (``places.BUILD``) and the search index stays in
 ``build/search`` beside it. A root that does not exist is made; one that is not a folder is a
 one-line error, never a traceback. Cache files are written whole or not at all.

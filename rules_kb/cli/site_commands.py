@@ -15,7 +15,9 @@ DEFAULT_SITE = BUILD / "site"
 def register(commands: argparse._SubParsersAction) -> None:
     build = commands.add_parser(
         "build", help="build the static site (pages, JSON API) into build/site",
-        description="Ingest the corpus, build the knowledge base, generate every page and JSON file, run "
+        description="Ingest the corpus, build the knowledge base (or read it back from the signed snapshot that "
+        "the last build with --graph or --store, or an add, wrote of the same inputs), generate every page and "
+        "JSON file, run "
         "mkdocs (strict) and put the site in --out, replacing it only if the build succeeded. A folder that is "
         "not empty and not a previous build is refused, never emptied.")
     build.add_argument("--out", type=Path, default=DEFAULT_SITE,
