@@ -74,3 +74,16 @@ def test_an_edited_stale_or_foreign_keyed_snapshot_is_built_again(written, subse
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "another-user"))  # signed by someone else
     assert read_snapshot(subset_corpus, tmp_path) is None
     assert not (tmp_path / "another-user").exists()  # reading never makes a key
+
+
+def test_a_snapshot_of_another_python_or_networkx_is_built_again(knowledge, subset_corpus, tmp_path, monkeypatch):
+    """The package's source is in the input key; the pickle's objects also depend on the interpreter
+    and networkx, so a snapshot written under others is turned down even when signed."""
+    from rules_kb.assemble import snapshot as snapshot_module
+
+    with monkeypatch.context() as patch:
+        patch.setattr(snapshot_module, "_runtime", lambda: "python 3.10.0, networkx 2.8")
+        assert write_snapshot(subset_corpus, tmp_path, knowledge, cache_key(subset_corpus), file_stats(subset_corpus))
+    header = snapshot_path(subset_corpus, tmp_path).read_bytes().split(b"\n", 2)[1]
+    assert b'"runtime": "python 3.10.0, networkx 2.8"' in header
+    assert read_snapshot(subset_corpus, tmp_path) is None

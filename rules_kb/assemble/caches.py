@@ -2,10 +2,11 @@
 
 Where: the one cache root holds the store, the knowledge base's signed snapshot
 (``snapshot.py``), the parsed-document and alignment caches, the note index, the diffs the
-compare page draws and a site build keeps (``compare/``) and the CLI's search index. ``RULES_KB_CACHE`` moves the whole root (benchmarks, a
-read-only checkout); unset, it is ``build/cache`` (``places.BUILD``) and the search index stays in
-``build/search`` beside it. A root that does not exist is made; one that is not a folder is a
-one-line error, never a traceback. Cache files are written whole or not at all.
+compare page draws and a site build keeps (``compare/``) and the CLI's search index.
+``RULES_KB_CACHE`` moves the whole root (benchmarks, a read-only checkout); unset, it is
+``build/cache`` (``places.BUILD``) and the search index stays in ``build/search`` beside it. A
+root that does not exist is made; one that is not a folder is a one-line error, never a
+traceback. Cache files are written whole or not at all.
 
 When stale: a cache built from the corpus carries its input key (``cache_key``: the manifest,
 the curated files, the package's source) and the stat of every corpus file (``file_stats``); a

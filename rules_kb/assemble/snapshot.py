@@ -29,6 +29,7 @@ import json
 import os
 import pickle
 import secrets
+import sys
 import tempfile
 from pathlib import Path
 from types import MappingProxyType
@@ -108,7 +109,7 @@ def write_snapshot(corpus: Path, cache_dir: Path, knowledge: Knowledge, key: str
     if secret is None:
         return False
     path = snapshot_path(corpus, cache_dir)
-    header = json.dumps({"input_key": key, "files": files}, sort_keys=True).encode() + b"\n"
+    header = json.dumps({"input_key": key, "files": files, "runtime": _runtime()}, sort_keys=True).encode() + b"\n"
     signer = hmac.new(secret, header, hashlib.sha256)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -133,6 +134,13 @@ def write_snapshot(corpus: Path, cache_dir: Path, knowledge: Knowledge, key: str
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
+
+
+def _runtime() -> str:
+    """What the pickle's objects also depend on beyond the package's source (the input key)."""
+    import networkx as nx
+
+    return f"python {sys.version.split()[0]}, networkx {nx.__version__}"
 
 
 def _input_key(header: bytes) -> str | None:
@@ -175,14 +183,19 @@ def read_snapshot(corpus: Path, cache_dir: Path) -> Knowledge | None:
                 signer.update(chunk)
             if len(recorded) != 65 or not hmac.compare_digest(signer.hexdigest().encode(), recorded[:64]):
                 return None
-            files = json.loads(header)["files"]
-            if files != file_stats(corpus):
-                check_files(corpus, files)
+            record = json.loads(header)
+            if record.get("runtime") != _runtime():  # another Python or networkx: built again
+                return None
+            if record["files"] != file_stats(corpus):
+                check_files(corpus, record["files"])
             handle.seek(body)
             enabled = gc.isenabled()
             gc.disable()  # millions of objects made at once: the collector would walk them again and again
             try:
                 fields = pickle.load(handle)
+            except (pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError,
+                    IndexError, KeyError):  # our own signed file, yet it will not load: built instead
+                return None
             finally:
                 if enabled:
                     gc.enable()
