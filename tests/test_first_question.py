@@ -176,7 +176,7 @@ def test_the_build_after_an_add_reads_back_the_knowledge_base_the_add_built(buil
     """The add left a snapshot of the knowledge base of the new corpus (``assemble/snapshot.py``):
     the build that follows reads it and builds nothing again."""
     from rules_kb import cli as cli_module
-    from rules_kb.assemble.snapshot import read_snapshot
+    from rules_kb.assemble.knowledge import read_snapshot
     from rules_kb.cli import common
 
     monkeypatch.setattr(common, "DEFAULT_CACHE", built["cache"])

@@ -10,8 +10,8 @@ import stat
 import pytest
 
 from rules_kb.assemble.caches import cache_key, file_stats
-from rules_kb.assemble.knowledge import load_knowledge
-from rules_kb.assemble.snapshot import FORMAT, key_path, read_snapshot, snapshot_path, write_snapshot
+from rules_kb.assemble.knowledge import load_knowledge, read_snapshot
+from rules_kb.assemble.snapshot import FORMAT, key_path, snapshot_path, write_snapshot
 from rules_kb.render.export import export_lines
 from rules_kb.store.records import alignment_record, rule_record
 

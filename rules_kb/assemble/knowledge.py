@@ -107,13 +107,17 @@ def load_knowledge(corpus: Path, cache_dir: Path | None = None) -> Knowledge:
     """The whole knowledge base in memory (graph export, the site): read back from its signed
     snapshot when one of the corpus as it is was written (``assemble.snapshot``), else built with
     the caches."""
-    if cache_dir is not None:
-        from rules_kb.assemble.snapshot import read_snapshot
+    found = read_snapshot(corpus, cache_dir) if cache_dir is not None else None
+    return found if found is not None else build_knowledge(corpus, cache_dir)
 
-        found = read_snapshot(corpus, cache_dir)
-        if found is not None:
-            return found
-    return build_knowledge(corpus, cache_dir)
+
+def read_snapshot(corpus: Path, cache_dir: Path) -> Knowledge | None:
+    """The knowledge base of ``corpus`` as it is now, from the signed snapshot a build or an add
+    wrote (``assemble.snapshot``); None when there is none, it is stale or it does not verify."""
+    from rules_kb.assemble.snapshot import read_snapshot_parts
+
+    parts = read_snapshot_parts(corpus, cache_dir)
+    return None if parts is None else Knowledge(*parts)
 
 
 # Parsing, one document at a time
@@ -292,4 +296,5 @@ def _write_json(path: Path, record: dict) -> None:
     write_cache_file(path, json.dumps(record, ensure_ascii=False, separators=(",", ":")))
 
 
-__all__ = ["Knowledge", "KnowledgeReport", "build_knowledge", "cache_key", "load_knowledge", "remember_addition"]
+__all__ = ["Knowledge", "KnowledgeReport", "build_knowledge", "cache_key", "load_knowledge", "read_snapshot",
+           "remember_addition"]

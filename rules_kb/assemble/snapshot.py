@@ -163,12 +163,11 @@ class _Signed:
         return self.out.write(data)
 
 
-def read_snapshot(corpus: Path, cache_dir: Path) -> Knowledge | None:
-    """The knowledge base of ``corpus`` as it is now, from its snapshot; None when there is none, it
-    is stale, or it does not verify with this user's key (then it is never unpickled). A corpus
-    file edited since raises ``ManifestError``, as building would."""
-    from rules_kb.assemble.knowledge import Knowledge
-
+def read_snapshot_parts(corpus: Path, cache_dir: Path) -> tuple | None:
+    """The fields of the knowledge base of ``corpus`` as it is now (``Knowledge(*parts)``: made by
+    ``knowledge.read_snapshot``, which this module does not import), from its snapshot; None when
+    there is none, it is stale, or it does not verify with this user's key (then it is never
+    unpickled). A corpus file edited since raises ``ManifestError``, as building would."""
     path = snapshot_path(corpus, cache_dir)
     secret = _signing_key(make=False)
     if secret is None or not path.is_file():  # a regular file only (a FIFO would block the read)
@@ -202,7 +201,7 @@ def read_snapshot(corpus: Path, cache_dir: Path) -> Knowledge | None:
                     gc.enable()
     except OSError:  # none there (the usual case on a first build), or unreadable: built instead
         return None
-    return Knowledge(*fields)
+    return fields
 
 
-__all__ = ["read_snapshot", "snapshot_path", "write_snapshot"]
+__all__ = ["read_snapshot_parts", "snapshot_path", "write_snapshot"]

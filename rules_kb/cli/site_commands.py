@@ -56,9 +56,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run_build(args: argparse.Namespace) -> int:
     from rules_kb import links
     from rules_kb.assemble.caches import cache_key, file_stats
-    from rules_kb.assemble.knowledge import build_knowledge
+    from rules_kb.assemble.knowledge import build_knowledge, read_snapshot
     from rules_kb.assemble.parallel import Beside, can_fork
-    from rules_kb.assemble.snapshot import read_snapshot
     from rules_kb.errors import UsageError
     from rules_kb.render.output import output_folder
     from rules_kb.search.cache import share_index

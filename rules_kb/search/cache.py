@@ -95,9 +95,8 @@ def refresh_after_add(corpus: Path, cache_dir: Path, build_dir: Path, step: Step
     and attributes, ``resolved_in`` of older citations, depend on the whole history), but once,
     here, not once per kind of question; the index, then the knowledge base's snapshot (read back by
     the build that follows), are written in a second process meanwhile (``parallel.Beside``)."""
-    from rules_kb.assemble.knowledge import build_knowledge
+    from rules_kb.assemble.knowledge import build_knowledge, read_snapshot
     from rules_kb.assemble.parallel import Beside, can_fork
-    from rules_kb.assemble.snapshot import read_snapshot
     from rules_kb.assemble.stored import refresh_store, store_path
 
     if not store_path(corpus, cache_dir).is_file():
