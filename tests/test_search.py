@@ -222,3 +222,17 @@ def test_a_query_word_finds_the_other_inflections_the_rules_print(search_index):
 def test_a_rule_carries_the_words_of_the_headings_above_it(search_index):
     """810.4 says "Each team has a shared life total"; it sits under 810 Two-Headed Giant Variant."""
     assert "mtg/en/810.4" in ids(search_index, "two-headed giant shared life", game="mtg")[:3]
+
+
+def test_a_chapters_first_rule_carries_the_chapters_title(knowledge, search_index):
+    """The rulebooks print ``3. Card Types`` / ``3. カードタイプ`` above 300 General / 総則, whose
+    first rule lists the card types: its heading names nothing, so it carries the chapter's."""
+    from rules_kb.search.index import chapter_titles
+
+    titles = chapter_titles(knowledge.catalog)
+    newest = knowledge.catalog.version_labels("mtg", "en")[-1]
+    assert titles[("mtg", "en", newest, "3")] == "Card Types"
+    assert titles[("dm", "ja", "1.48", "3")] == "カードタイプ"
+    assert titles[("dm", "ja", "1.48", "5")] == "ターンの構造"
+    assert "dm/ja/300.1" in ids(search_index, "カードタイプの種類")[:10]
+    assert "dm/ja/500.1" in ids(search_index, "ターンの進行の順番")[:10]

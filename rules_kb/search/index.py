@@ -35,6 +35,7 @@ from pathlib import Path
 
 from rules_kb.assemble.knowledge import Knowledge
 from rules_kb.files import make_temporary_folder
+from rules_kb.kb.catalog import Catalog
 from rules_kb.search.documents import Document, Group, collect
 from rules_kb.search.query import INDEX_DIR, shard_of
 from rules_kb.search.segment import (
@@ -84,7 +85,8 @@ def write_search_index(knowledge: Knowledge, docs_dir: Path) -> None:
 def build_index_files(knowledge: Knowledge) -> dict[str, bytes]:
     """Every index file, by path relative to the index folder, as bytes (byte-identical across runs)."""
     groups, documents, version_lists = collect(knowledge)
-    doc_terms, title_terms, context_terms, surfaces = _terms_of(groups, documents)
+    chapters = chapter_titles(knowledge.catalog)
+    doc_terms, title_terms, context_terms, surfaces = _terms_of(groups, documents, chapters)
     postings = _postings(groups, documents, doc_terms, title_terms, context_terms)
     shard_count = _shard_count(postings)
     files: dict[str, bytes] = {}
@@ -102,10 +104,27 @@ def build_index_files(knowledge: Knowledge) -> dict[str, bytes]:
     return files
 
 
-def _terms_of(groups: list[Group], documents: list[Document]) -> tuple[list[list[str]], list[list[list[str]]],
-                                                                      list[list[list[str]]], Counter]:
+_CHAPTER = re.compile(r"^(\d{1,2})\.\s*(\S.*)$")
+
+
+def chapter_titles(catalog: Catalog) -> dict[tuple[str, str, str, str], str]:
+    """(game, language, label, chapter number) → the chapter's title (``3. Card Types`` → Card Types):
+    the unnumbered headings a rulebook prints above its sections, which hold no rule of their own."""
+    found = {}
+    for (game, lang, label), info in catalog.versions.items():
+        for name in info.documents:
+            for heading in catalog.documents[name].headings:
+                match = _CHAPTER.match(heading.text.strip())
+                if match is not None:
+                    found.setdefault((game, lang, label, match.group(1)), match.group(2).strip())
+    return found
+
+
+def _terms_of(groups: list[Group], documents: list[Document], chapters: dict[tuple[str, str, str, str], str],
+              ) -> tuple[list[list[str]], list[list[list[str]]], list[list[list[str]]], Counter]:
     """Each document's term sequence ("" where punctuation breaks it), its names' (title, glossary
-    terms pointing at it), the headings above it, and the Japanese surfaces seen."""
+    terms pointing at it), the headings above it (``chapters``: the chapters' titles), and the
+    Japanese surfaces seen."""
     surfaces: Counter = Counter()
     texts: list[list[str]] = []
     titles: list[list[list[str]]] = []
@@ -113,6 +132,7 @@ def _terms_of(groups: list[Group], documents: list[Document]) -> tuple[list[list
     glossary = {group.versions[0][2]: group.terms for group in groups if group.terms}
     headings = {(groups[d.group].game, groups[d.group].lang, label, d.number): d.title
                 for d in documents if d.title for label in d.versions}
+    headings.update(chapters)
     for doc_id, document in enumerate(documents):
         group = groups[document.group]
         lang = group.lang
@@ -137,7 +157,14 @@ def _above(number: str) -> list[str]:
     if match is None or match.group(2) is None:
         return []
     section, rule, letter = match.groups()
-    return [f"{section}.{rule}", section] if letter else [section]
+    return ([f"{section}.{rule}", section] if letter else [section]) + _chapter_above(section)
+
+
+def _chapter_above(section: str) -> list[str]:
+    """The chapter a chapter's first section sits under: 300 General (総則) under 3 Card Types
+    (カードタイプ). Its heading names nothing the chapter's other sections do not; the chapter's
+    title names what its rules are about. Other sections name themselves (702 Keyword Abilities)."""
+    return [section[:-2]] if len(section) == 3 and section.endswith("00") else []
 
 
 _FIRST_UNDER = re.compile(r"^(\d+)\.1$|^(\d+\.\d+)a$")
@@ -152,7 +179,9 @@ def _defining_heading(document: Document, headings: dict, game: str, lang: str) 
     match = _FIRST_UNDER.match(document.number)
     if match is None:
         return None
-    return headings.get((game, lang, document.versions[-1], match.group(1) or match.group(2)))
+    above = match.group(1) or match.group(2)
+    above = (_chapter_above(above) or [above])[0]  # 300.1 says what chapter 3 is about, not what General is
+    return headings.get((game, lang, document.versions[-1], above))
 
 
 def _term_sequence(text: str, lang: str, surfaces: Counter) -> list[str]:
