@@ -76,3 +76,37 @@ def test_page_history_and_explain_agree_on_every_chain(knowledge, game, chapter)
     print(f"\n{game}: {checked} version steps checked")
     assert checked >= (30 if game == "dm" else 1000)
     assert found == []
+
+
+@pytest.mark.parametrize("kind", ["renumbered", "analogue", "translation"])
+def test_the_rare_edges_read_in_one_walk_are_the_edges_each_node_gives(knowledge, kind):
+    """Pages ask each rule for its moves, analogues and translations from one walk of the graph
+    (``rare_edges``): every node's edges of the kind, in the order ``out_edges``/``in_edges`` give
+    them, as the store's graph is asked (``EdgesAsked``), and no (game, number) left out."""
+    from rules_kb.ask.query import EdgesAsked, rare_edges
+
+    graph = knowledge.graph
+    found, asked = rare_edges(knowledge, kind), EdgesAsked(graph, kind)
+    touched = {node for source, target, data in graph.edges(data=True) if data["kind"] == kind
+               for node in (source, target)}
+    assert touched, f"the test corpus has {kind} edges"
+    for node in graph.nodes:
+        assert found.out_edges(node) == asked.out_edges(node)
+        assert found.in_edges(node) == asked.in_edges(node)
+    assert found.numbers == {(graph.nodes[n].get("game"), graph.nodes[n]["number"]) for n in touched
+                             if "number" in graph.nodes[n]}
+
+
+def test_a_history_read_once_is_the_history_asked_afresh(knowledge):
+    """``history_with_eras`` keeps each number's texts and era starts for the pages and chains
+    that ask again; what it keeps is what ``history`` and ``era_starts`` give (Magic 309: the
+    declare-blockers rule until 2009, another rule since)."""
+    from rules_kb.ask.query import history_with_eras
+    from rules_kb.numbers import RuleNumber
+
+    for game in ("dm", "mtg"):
+        for number in numbers_of(knowledge, game, 3):
+            texts = history(knowledge, number, game)
+            assert history_with_eras(knowledge, number, game) == (texts, era_starts(knowledge, texts))
+    texts, starts = history_with_eras(knowledge, RuleNumber.parse("309"), "mtg")
+    assert any(starts), "309 holds two rules in the test corpus"

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rules_kb.ask.query import Renumbering, era_starts, history, renumbering_of, require_rule
+from rules_kb.ask.query import Renumbering, history_with_eras, rare_edges, renumbering_of, require_rule
 from rules_kb.errors import RuleNotFound
 from rules_kb.games import LANGS_FIRST
 from rules_kb.kb.ids import rule_id
@@ -66,11 +66,13 @@ class Lineages:
 
     def _read_eras(self, number: RuleNumber) -> list[Era]:
         try:
-            texts = history(self.knowledge, number, self.game, self.lang)
+            texts, eras = history_with_eras(self.knowledge, number, self.game)
         except RuleNotFound:
             return []
         runs: list[list[str]] = []
-        for text, starts in zip(texts, era_starts(self.knowledge, texts), strict=True):
+        for text, starts in zip(texts, eras, strict=True):  # both languages': a text's era starts alike in either
+            if text.lang != self.lang:
+                continue
             if not runs or starts:
                 runs.append([text.version])
             elif runs[-1][-1] != text.version:
@@ -231,7 +233,8 @@ def _analogue_edges(knowledge: Knowledge, game: str, number: str) -> list[dict]:
     """The curated pairings touching one rule, each with both ends' numbers (``_dm``, ``_mtg``)."""
     graph = knowledge.graph
     node = rule_id(game, RuleNumber.parse(number))
-    edges = list(graph.out_edges(node, data=True)) + list(graph.in_edges(node, data=True))
+    pairings = rare_edges(knowledge, "analogue")
+    edges = pairings.out_edges(node) + pairings.in_edges(node)
     found = []
     for source, target, data in edges:
         if data.get("kind") == "analogue":

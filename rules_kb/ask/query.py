@@ -95,6 +95,17 @@ def era_starts(knowledge: Knowledge, texts: list[RuleText]) -> list[bool]:
     return starts
 
 
+def history_with_eras(knowledge: Knowledge, number: RuleNumber, game: str) -> tuple[list[RuleText], list[bool]]:
+    """``history`` of a number in one game and its ``era_starts``, read once per knowledge base:
+    a site build asks for each rule's page, and again for the chains of its analogues and moves.
+    The lists are shared: callers read them and never change them."""
+    kept = vars(knowledge).setdefault("_histories", {})
+    if (game, number) not in kept:
+        texts = history(knowledge, number, game)
+        kept[(game, number)] = (texts, era_starts(knowledge, texts))
+    return kept[(game, number)]
+
+
 def show(knowledge: Knowledge, number: RuleNumber, game: str | None = None, lang: str | None = None,
          version: str | None = None) -> list[RuleText]:
     """The text of a rule: in ``version`` if given, else the newest version of each game and language."""
@@ -222,19 +233,90 @@ def renumbering_of(knowledge: Knowledge, number: RuleNumber, game: str) -> list[
 
 
 def _read_renumbering(knowledge: Knowledge, number: RuleNumber, game: str) -> list[Renumbering]:
-    graph = knowledge.graph
+    moves = rare_edges(knowledge, "renumbered")
+    if moves.numbers is not None and (game, str(number)) not in moves.numbers:
+        return []
     out = []
     for lang in ("en", "ja"):
         for label in knowledge.catalog.version_labels(game, lang):
             for text in knowledge.catalog.rules_in(game, lang, label).get(number, []):
                 node = text_id(text)
-                for _, _, data in graph.out_edges(node, data=True):
-                    if data["kind"] == "renumbered":
-                        out.append(_move("moved to", lang, data))
-                for _, _, data in graph.in_edges(node, data=True):
-                    if data["kind"] == "renumbered":
-                        out.append(_move("moved from", lang, data))
+                out += [_move("moved to", lang, data) for _, _, data in moves.out_edges(node)]
+                out += [_move("moved from", lang, data) for _, _, data in moves.in_edges(node)]
     return out
+
+
+RARE_KINDS = ("renumbered", "analogue", "translation")  # 6,546, 54 and 30 of the whole corpus's 1.19 million
+
+
+@dataclass
+class RareEdges:
+    """The edges of one rare kind, by source and by target, each list in the order the graph's
+    ``out_edges``/``in_edges`` give them, and the (game, number) of every node they touch."""
+
+    outgoing: dict[str, list[tuple[str, str, dict]]]
+    incoming: dict[str, list[tuple[str, str, dict]]]
+    numbers: set[tuple[str, str]] | None
+
+    def out_edges(self, node: str) -> list[tuple[str, str, dict]]:
+        return self.outgoing.get(node, [])
+
+    def in_edges(self, node: str) -> list[tuple[str, str, dict]]:
+        return self.incoming.get(node, [])
+
+
+@dataclass
+class EdgesAsked:
+    """The same questions put to the store's graph, node by node (its index answers each)."""
+
+    graph: object
+    kind: str
+    numbers: None = None
+
+    def out_edges(self, node: str) -> list[tuple[str, str, dict]]:
+        return [edge for edge in self.graph.out_edges(node, data=True) if edge[2].get("kind") == self.kind]
+
+    def in_edges(self, node: str) -> list[tuple[str, str, dict]]:
+        return [edge for edge in self.graph.in_edges(node, data=True) if edge[2].get("kind") == self.kind]
+
+
+def rare_edges(knowledge: Knowledge, kind: str) -> RareEdges | EdgesAsked:
+    """The ``renumbered``, ``analogue`` or ``translation`` edges: of an in-memory graph, read in
+    one walk of it and kept on the knowledge base; of the store's graph, asked node by node.
+
+    A Magic rule node has an edge from each of its texts (a hundred), and each text five more: a
+    site build asking each of six thousand rules for its moves, analogues and translations walked
+    those edges again for every page, to find a few thousand."""
+    kept = vars(knowledge)
+    if "_rare_edges" not in kept:
+        kept["_rare_edges"] = _read_rare_edges(knowledge.graph)
+    found = kept["_rare_edges"]
+    return EdgesAsked(knowledge.graph, kind) if found is None else found[kind]
+
+
+def _read_rare_edges(graph) -> dict[str, RareEdges] | None:
+    """One walk of a networkx graph's own adjacency dicts (its edge views cost a call per node)."""
+    successors, predecessors = getattr(graph, "_succ", None), getattr(graph, "_pred", None)
+    if successors is None or predecessors is None:  # the store's graph
+        return None
+    found = {kind: RareEdges({}, {}, set()) for kind in RARE_KINDS}
+    for source, neighbours in successors.items():
+        for target, keyed in neighbours.items():
+            for data in keyed.values():
+                rare = found.get(data.get("kind"))
+                if rare is not None:
+                    rare.outgoing.setdefault(source, []).append((source, target, data))
+                    rare.incoming.setdefault(target, [])
+    nodes = graph.nodes
+    for kind, rare in found.items():
+        for target in rare.incoming:  # in the order in_edges gives: by the target's predecessors
+            rare.incoming[target] = [(source, target, data) for source, keyed in predecessors[target].items()
+                                     for data in keyed.values() if data.get("kind") == kind]
+        for node in [*rare.outgoing, *rare.incoming]:
+            attributes = nodes[node]
+            if "number" in attributes:
+                rare.numbers.add((attributes.get("game"), attributes["number"]))
+    return found
 
 
 def _move(direction: str, lang: str, data: dict) -> Renumbering:
@@ -257,13 +339,17 @@ def history_record(knowledge: Knowledge, number: RuleNumber, game: str | None = 
 
 __all__ = [
     "Citation",
+    "EdgesAsked",
     "LinkedDocument",
+    "RareEdges",
     "Renumbering",
     "citations_of",
     "doc_id",
     "documents_about",
     "history",
     "history_record",
+    "history_with_eras",
+    "rare_edges",
     "show",
     "with_subrules",
 ]

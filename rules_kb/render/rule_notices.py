@@ -9,6 +9,7 @@ and the graph's drift flags (children or citations that differ between the two l
 from __future__ import annotations
 
 from rules_kb import links
+from rules_kb.ask.query import rare_edges
 from rules_kb.ask.story import rule_lags
 from rules_kb.games import LANG_NAMES
 from rules_kb.kb.ids import text_id
@@ -58,12 +59,12 @@ def _correspondences(site: SiteData, path: str, game: str, number: RuleNumber) -
 
 
 def _drift(site: SiteData, texts: list[RuleText]) -> list[str]:
-    graph = site.knowledge.graph
+    translations = rare_edges(site.knowledge, "translation")
     out = []
     for text in texts:
         if text.lang != "en":
             continue
-        for _, _, data in graph.out_edges(text_id(text), data=True):
+        for _, _, data in translations.out_edges(text_id(text)):
             if data.get("kind") == "translation" and data.get("drifted"):
                 notes = "; ".join(element("span", esc(note)) for note in data["drift"])
                 out.append(element("p", esc(f"English and Japanese {text.version} differ in structure:") + " "

@@ -18,8 +18,7 @@ from rules_kb.ask.query import (
     Renumbering,
     citations_of,
     documents_about,
-    era_starts,
-    history,
+    history_with_eras,
     newest_of,
     renumbering_of,
 )
@@ -84,8 +83,7 @@ def collapse(texts: list[RuleText], starts: list[bool]) -> list[Entry]:
 def rule_entries(knowledge, game: str, number: RuleNumber) -> tuple[list[RuleText], dict[str, list[Entry]]]:
     """A number's texts (a cut-off copy is its version, not a change) and, per language, its runs
     of versions saying the same thing: what the page shows and ``history`` prints."""
-    texts = history(knowledge, number, game)
-    starts = era_starts(knowledge, texts)
+    texts, starts = history_with_eras(knowledge, number, game)
     shown = [index for index, _ in same_text_once(texts)]
     texts, starts = [texts[i] for i in shown], [starts[i] for i in shown]
     by_lang = {}

@@ -61,6 +61,7 @@ class SiteData:
     units: Units | None = None
     digests: dict[tuple[str, str, str], str] = field(default_factory=dict)
     _current: dict[tuple[str, str], dict[RuleNumber, str]] = field(default_factory=dict)
+    _with_texts: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     base_url: str = links.DEFAULT_BASE_URL
     """Where the site is published (``links.base_url``): only the feeds and the sitemap, read away
     from the site, name it; pages link relatively."""
@@ -114,8 +115,12 @@ class SiteData:
                 for label in self.catalog.version_labels(game, lang) if self.has_glossary(game, lang, label)}
 
     def labels_with_texts(self, game: str, lang: str) -> list[str]:
-        """Versions (oldest first) that hold at least one rule text: those get pages."""
-        return [label for label in self.catalog.version_labels(game, lang) if self.catalog.rules_in(game, lang, label)]
+        """Versions (oldest first) that hold at least one rule text: those get pages. Asked several
+        times by each rule page: read once (the catalog does not change while a site is built)."""
+        if (game, lang) not in self._with_texts:
+            self._with_texts[(game, lang)] = [label for label in self.catalog.version_labels(game, lang)
+                                              if self.catalog.rules_in(game, lang, label)]
+        return list(self._with_texts[(game, lang)])
 
     def diff_pairs(self, game: str, lang: str) -> list[tuple[str, str]]:
         """Pairs that get diff pages: adjacent versions (with texts), then adjacent releases (rulebooks
