@@ -6,7 +6,7 @@ from __future__ import annotations
 import search_support as support
 from search_support import result_ids
 
-from rules_kb.search.documents import collect, defining_subject
+from rules_kb.search.documents import collect, defined_names, defining_subject
 from rules_kb.search.query import search
 from rules_kb.search.segment import query_terms, segment
 
@@ -61,6 +61,22 @@ def test_a_rule_is_named_by_the_subject_its_first_sentence_defines(knowledge, se
     # so the rule answers the question about its subject, before the rules that merely use the word
     assert ids(search_index, "ツインパクトカードとは")[0] == "dm/ja/810.1"
     assert ids(search_index, "能力とは")[0] == "dm/ja/110.1"
+
+
+def test_a_rule_saying_what_everything_of_a_kind_is_is_named_by_it(knowledge, search_index):
+    """「ゲーム内で起こるあらゆることはイベントです。」 and "Anything that happens in a game is an event."
+    name what they define after the verb: the subject is everything, the name is the predicate."""
+    newest = (("dm", "ja", "1.48"), ("mtg", "en", "2024-11-08"))
+    texts = {(r.game, str(r.number)): r.text for game, lang, label in newest
+             for rules in knowledge.catalog.rules_in(game, lang, label).values() for r in rules}
+    assert defined_names(texts[("dm", "700.1")], "ja")[0] == "イベント"
+    assert defined_names(texts[("mtg", "700.1")], "en")[0] == "event"
+    assert defined_names(texts[("mtg", "205.4c")], "en")[0] == "basic land"  # "Any land with … is a basic land."
+    # a defining subject stays the only name: 「非公開ゾーンとは、すべてのプレイヤーが…ゾーンのことです。」
+    assert defined_names(texts[("dm", "400.2b")], "ja") == ["非公開ゾーン"]
+    # what each player is in one variant is no definition: "Each player in this game is an archenemy."
+    assert defined_names("Each player in this game is an archenemy.", "en") == []
+    assert "dm/ja/700.1" in ids(search_index, "イベントとは")[:3]
 
 
 def test_a_middle_dot_or_a_hyphen_joins_the_parts_of_a_name(search_index):

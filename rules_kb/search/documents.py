@@ -31,6 +31,12 @@ DEFINED = re.compile(r"「([^「」]{1,24})」(?:と呼|とは|といい|と言�
 SUBJECT_JA = re.compile(r"^([^、。「」（）()\s]{1,20}?)(とは|は)、?([^。]*)。")
 SUBJECT_EN = re.compile(r"^(?:An? |The )?([A-Za-z][A-Za-z’'-]*(?: [A-Za-z][A-Za-z’'-]*){0,4}) (?:is|are) "
                         r"(?:an? |the |one |any )")
+# A text naming what everything of a kind is: "Anything that happens in a game is an event.",
+# 「ゲーム内で起こるあらゆることはイベントです。」, "Any land with the supertype “basic” is a basic land.":
+# the subject is everything, the predicate is the name.
+PREDICATE_EN = re.compile(r"^(?:Anything|Everything|Any)\b[^.]*? (?:is|are) (?:an?|the) "
+                          r"([a-z][a-z’'-]*(?: [a-z][a-z’'-]*){0,2})\.")
+PREDICATE_JA = re.compile(r"^[^。、]*?(?:あらゆる|すべての|全ての)[^。、]*?ことは、?([^、。「」（）\s]{1,12}?)です。")
 # A sentence "X は…" defines X only when it ends by saying what X is (…です, …をいいます), not what X does
 # (プレイヤーは…できます); "X とは" always defines.
 DEFINING_ENDS = ("です", "をいいます", "を指します", "と言います")
@@ -268,9 +274,12 @@ def _count_citations(knowledge: Knowledge, groups: list[Group]) -> None:
 
 def defined_names(text: str, lang: str) -> list[str]:
     """The names a rule text gives what it defines, in order, once each: the subject its first
-    sentence defines, then each name it quotes as what something is called."""
+    sentence defines, or what it says everything of a kind is (an event, a basic land), then each
+    name it quotes as what something is called."""
     subject = defining_subject(text, lang)
     names = [subject] if subject else []
+    predicate = (PREDICATE_JA if lang == "ja" else PREDICATE_EN).match(text)
+    names += [predicate.group(1)] if predicate else []
     names += (a or b for a, b in DEFINED.findall(text))
     return list(dict.fromkeys(names))
 
