@@ -227,7 +227,7 @@ def test_a_rule_carries_the_words_of_the_headings_above_it(search_index):
 def test_a_chapters_first_rule_carries_the_chapters_title(knowledge, search_index):
     """The rulebooks print ``3. Card Types`` / ``3. カードタイプ`` above 300 General / 総則, whose
     first rule lists the card types: its heading names nothing, so it carries the chapter's."""
-    from rules_kb.search.index import chapter_titles
+    from rules_kb.search.headings import chapter_titles
 
     titles = chapter_titles(knowledge.catalog)
     newest = knowledge.catalog.version_labels("mtg", "en")[-1]

@@ -35,8 +35,8 @@ from pathlib import Path
 
 from rules_kb.assemble.knowledge import Knowledge
 from rules_kb.files import make_temporary_folder
-from rules_kb.kb.catalog import Catalog
 from rules_kb.search.documents import Document, Group, collect
+from rules_kb.search.headings import HeadingKey, chapter_titles, defining_heading, heading_table, numbers_above
 from rules_kb.search.query import INDEX_DIR, shard_of
 from rules_kb.search.segment import (
     JAPANESE_CHAR,
@@ -104,23 +104,7 @@ def build_index_files(knowledge: Knowledge) -> dict[str, bytes]:
     return files
 
 
-_CHAPTER = re.compile(r"^(\d{1,2})\.\s*(\S.*)$")
-
-
-def chapter_titles(catalog: Catalog) -> dict[tuple[str, str, str, str], str]:
-    """(game, language, label, chapter number) → the chapter's title (``3. Card Types`` → Card Types):
-    the unnumbered headings a rulebook prints above its sections, which hold no rule of their own."""
-    found = {}
-    for (game, lang, label), info in catalog.versions.items():
-        for name in info.documents:
-            for heading in catalog.documents[name].headings:
-                match = _CHAPTER.match(heading.text.strip())
-                if match is not None:
-                    found.setdefault((game, lang, label, match.group(1)), match.group(2).strip())
-    return found
-
-
-def _terms_of(groups: list[Group], documents: list[Document], chapters: dict[tuple[str, str, str, str], str],
+def _terms_of(groups: list[Group], documents: list[Document], chapters: dict[HeadingKey, str],
               ) -> tuple[list[list[str]], list[list[list[str]]], list[list[list[str]]], Counter]:
     """Each document's term sequence ("" where punctuation breaks it), its names' (title, glossary
     terms pointing at it), the headings above it (``chapters``: the chapters' titles), and the
@@ -130,58 +114,21 @@ def _terms_of(groups: list[Group], documents: list[Document], chapters: dict[tup
     titles: list[list[list[str]]] = []
     contexts: list[list[list[str]]] = []
     glossary = {group.versions[0][2]: group.terms for group in groups if group.terms}
-    headings = {(groups[d.group].game, groups[d.group].lang, label, d.number): d.title
-                for d in documents if d.title for label in d.versions}
-    headings.update(chapters)
+    headings = heading_table(groups, documents, chapters)
     for doc_id, document in enumerate(documents):
         group = groups[document.group]
         lang = group.lang
         texts.append(_term_sequence(document.text, lang, surfaces))
         names = [document.title] if document.title else []
-        if (heading := _defining_heading(document, headings, group.game, lang)) is not None:
+        if (heading := defining_heading(document, headings, group.game, lang)) is not None:
             names.append(heading)
         names += document.names  # what the text says it is called
         names += glossary.get(doc_id, [])  # a glossary entry names the rule it points to
         titles.append([_term_sequence(name, lang, Counter()) for name in names])
-        above = [headings.get((group.game, lang, document.versions[-1], number)) for number in _above(document.number)]
+        label = document.versions[-1]
+        above = [headings.get((group.game, lang, label, number)) for number in numbers_above(document.number)]
         contexts.append([_term_sequence(title, lang, Counter()) for title in above if title and title not in names])
     return texts, titles, contexts, surfaces
-
-
-_NUMBER_PARTS = re.compile(r"^(\d+)(?:\.(\d+)([a-z]*))?$")
-
-
-def _above(number: str) -> list[str]:
-    """The numbers a rule sits under: 702.7b under 702.7 and 702, 510.4 under 510."""
-    match = _NUMBER_PARTS.match(number)
-    if match is None or match.group(2) is None:
-        return []
-    section, rule, letter = match.groups()
-    return ([f"{section}.{rule}", section] if letter else [section]) + _chapter_above(section)
-
-
-def _chapter_above(section: str) -> list[str]:
-    """The chapter a chapter's first section sits under: 300 General (総則) under 3 Card Types
-    (カードタイプ). Its heading names nothing the chapter's other sections do not; the chapter's
-    title names what its rules are about. Other sections name themselves (702 Keyword Abilities)."""
-    return [section[:-2]] if len(section) == 3 and section.endswith("00") else []
-
-
-_FIRST_UNDER = re.compile(r"^(\d+)\.1$|^(\d+\.\d+)a$")
-
-
-def _defining_heading(document: Document, headings: dict, game: str, lang: str) -> str | None:
-    """The heading a first rule defines: 106.1 under 106 文明 ("…における文明には…の５種類"),
-    702.2a under 702.2 Deathtouch ("Deathtouch is a static ability."). The first rule under a
-    heading is where both games say what the heading means, so it carries the heading's words:
-    the heading printed beside it, in the newest release printing this wording (a number reused
-    for another rule has another heading: 309 was Declare Blockers Step in 2008, Dungeons today)."""
-    match = _FIRST_UNDER.match(document.number)
-    if match is None:
-        return None
-    above = match.group(1) or match.group(2)
-    above = (_chapter_above(above) or [above])[0]  # 300.1 says what chapter 3 is about, not what General is
-    return headings.get((game, lang, document.versions[-1], above))
 
 
 def _term_sequence(text: str, lang: str, surfaces: Counter) -> list[str]:
