@@ -115,6 +115,16 @@ def _terms_of(groups: list[Group], documents: list[Document], chapters: dict[Hea
     contexts: list[list[list[str]]] = []
     glossary = {group.versions[0][2]: group.terms for group in groups if group.terms}
     headings = heading_table(groups, documents, chapters)
+    # A heading stands above every rule of its section and a title recurs in every version of its
+    # rule: each is cut into terms once (read-only lists, shared).
+    named: dict[tuple[str, str], list[str]] = {}
+
+    def name_terms(name: str, lang: str) -> list[str]:
+        found = named.get((name, lang))
+        if found is None:
+            found = named[(name, lang)] = _term_sequence(name, lang, Counter())
+        return found
+
     for doc_id, document in enumerate(documents):
         group = groups[document.group]
         lang = group.lang
@@ -124,10 +134,10 @@ def _terms_of(groups: list[Group], documents: list[Document], chapters: dict[Hea
             names.append(heading)
         names += document.names  # what the text says it is called
         names += glossary.get(doc_id, [])  # a glossary entry names the rule it points to
-        titles.append([_term_sequence(name, lang, Counter()) for name in names])
+        titles.append([name_terms(name, lang) for name in names])
         label = document.versions[-1]
         above = [headings.get((group.game, lang, label, number)) for number in numbers_above(document.number)]
-        contexts.append([_term_sequence(title, lang, Counter()) for title in above if title and title not in names])
+        contexts.append([name_terms(title, lang) for title in above if title and title not in names])
     return texts, titles, contexts, surfaces
 
 
