@@ -210,18 +210,24 @@ def _postings(groups: list[Group], documents: list[Document], doc_terms: list[li
         lengths = {d: sum(1 for t in doc_terms[d] if t) for d in members}
         average = _average_lengths(groups, documents, lengths)
         frequency: Counter = Counter(term for d in members for term in counts[d])
+        idfs = {term: math.log(1 + (size - df + 0.5) / (df + 0.5)) for term, df in frequency.items()
+                if not _stopped(term, df, size)}
         for doc_id in members:
             norm = K1 * (1 - B + B * lengths[doc_id] / average[_collection(groups, documents[doc_id])])
+            boost = prior[doc_id]
             for term, tf in counts[doc_id].items():
-                df = frequency[term]
-                if df > STOP_SHARE * size and " " not in term and term[0] != "=" and not term.startswith("cites:"):
-                    continue
-                idf = math.log(1 + (size - df + 0.5) / (df + 0.5))
-                weight = max(1, round(SCALE * idf * tf * (K1 + 1) / (tf + norm) * prior[doc_id]))
-                postings[term].append((doc_id, weight))
+                idf = idfs.get(term)
+                if idf is not None:
+                    postings[term].append((doc_id, max(1, round(SCALE * idf * tf * (K1 + 1) / (tf + norm) * boost))))
     for term in postings:
         postings[term].sort()
     return postings
+
+
+def _stopped(term: str, df: int, size: int) -> bool:
+    """A single word in more than ``STOP_SHARE`` of a language's texts has no postings; pairs, names
+    and citations always have."""
+    return df > STOP_SHARE * size and " " not in term and term[0] != "=" and not term.startswith("cites:")
 
 
 def _collection(groups: list[Group], document: Document) -> str:
