@@ -70,6 +70,15 @@ def tokenize(text: str, lang: str) -> list[Token]:
     raise ValueError(f"no tokenizer for language {lang!r} (expected 'ja' or 'en')")
 
 
+def token_forms(text: str, lang: str) -> list[tuple[str, str]]:
+    """(surface, normalized form) of each token ``tokenize`` cuts, without offsets: what the search
+    index reads. An English text's tokens are most of an index's, and a pair of strings from
+    ``findall`` costs a fraction of a ``Token`` from a match."""
+    if lang == "en":
+        return [(surface, fold_latin(surface)) for surface in ENGLISH_TOKEN.findall(text)]
+    return [(token.surface, token.normalized) for token in tokenize(text, lang)]
+
+
 def normalize_for_search(text: str, lang: str) -> str:
     """Space-joined normalized word tokens, for the search index and its queries.
 

@@ -48,7 +48,7 @@ from rules_kb.search.segment import (
     fold,
     whole_term,
 )
-from rules_kb.tokens import tokenize
+from rules_kb.tokens import token_forms
 from rules_kb.visible import people_json
 
 __all__ = ["INDEX_DIR", "build_index_files", "shard_of", "write_search_index"]
@@ -143,29 +143,44 @@ def _terms_of(groups: list[Group], documents: list[Document], chapters: dict[Hea
 
 def _term_sequence(text: str, lang: str, surfaces: Counter) -> list[str]:
     terms: list[str] = []
-    for token in tokenize(text, lang):
-        if not token.is_word:
-            if _fold_surface(token.surface)[0] not in JOINERS:
-                terms.append("")
-            continue
-        folded, japanese = _fold_surface(token.surface)
-        if japanese == ALL_JAPANESE:
-            surfaces[(folded, token.normalized)] += 1
-            terms.append(token.normalized)
-        elif lang == "ja" and japanese == SOME_JAPANESE:
-            terms.append(token.normalized)
-        else:
-            terms.append(english_term(folded))
+    for surface, normalized in token_forms(text, lang):
+        mode, value = _surface_term(surface, lang)
+        if mode == TERM:
+            terms.append(value)
+        elif mode == BREAK:
+            terms.append("")
+        elif mode == COUNTED:
+            surfaces[(value, normalized)] += 1
+            terms.append(normalized)
+        elif mode == NORMALIZED:
+            terms.append(normalized)
     return terms
 
 
 NO_JAPANESE, SOME_JAPANESE, ALL_JAPANESE = 0, 1, 2
+# How a token's surface enters a term sequence (``_surface_term``): its term; a break (punctuation);
+# nothing (a joiner); the tokenizer's normalized form, its surface counted for the vocabulary (a
+# Japanese word) or not (a mixed word in a Japanese text).
+TERM, BREAK, SKIP, COUNTED, NORMALIZED = range(5)
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=200_000)
+def _surface_term(surface: str, lang: str) -> tuple[int, str]:
+    """(mode, value) of a token's surface: the same few thousand surfaces recur in every text, and
+    the tests below go one character at a time. ``value`` is the term, or the folded surface that
+    ``COUNTED`` counts."""
+    folded, japanese = _fold_surface(surface)
+    if not any(ch.isalnum() for ch in surface):  # ``Token.is_word``
+        return (SKIP, "") if folded in JOINERS else (BREAK, "")
+    if japanese == ALL_JAPANESE:
+        return COUNTED, folded
+    if lang == "ja" and japanese == SOME_JAPANESE:
+        return NORMALIZED, ""
+    return TERM, english_term(folded)
+
+
 def _fold_surface(surface: str) -> tuple[str, int]:
-    """A token's folded form and how much of it is Japanese: the same few thousand words recur
-    in every text, and folding goes one character at a time."""
+    """A token's folded form and how much of it is Japanese (``_surface_term`` keeps the answers)."""
     folded = fold(surface)[0]
     japanese = [bool(JAPANESE_CHAR.match(char)) for char in folded]
     return folded, ALL_JAPANESE if all(japanese) else SOME_JAPANESE if any(japanese) else NO_JAPANESE
