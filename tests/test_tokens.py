@@ -6,7 +6,7 @@ import pytest
 from conftest import CORPUS
 
 from rules_kb.ingest.decode import decode_document
-from rules_kb.tokens import SUDACHI_MAX_BYTES, normalize_for_search, split_for_sudachi, tokenize
+from rules_kb.tokens import SUDACHI_MAX_BYTES, normalize_for_search, split_for_sudachi, token_forms, tokenize
 
 
 def corpus_text(name: str) -> str:
@@ -111,3 +111,14 @@ def test_normalize_for_search_drops_punctuation_and_folds():
 def test_unknown_language_is_refused():
     with pytest.raises(ValueError, match="no tokenizer"):
         tokenize("text", "fr")
+
+
+@pytest.mark.parametrize(("name", "lang"), [("mtg/CR-2024-11-08.txt", "en"),
+                                            ("dm/official-rule-text/dm_rule-ja-v1.48.md", "ja")])
+def test_the_search_index_reads_the_tokens_tokenize_cuts(name, lang):
+    """``token_forms`` (the index's reader, strings only) gives each token's surface and normalized
+    form in ``tokenize``'s order, a whole rulebook through."""
+    text = corpus_text(name)
+    forms = token_forms(text, lang)
+    assert forms == [(t.surface, t.normalized) for t in tokenize(text, lang)]
+    assert len(forms) > 10_000
