@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, QuietServer
 from test_updates import CURRENT, PAGES, snapshot, template_corpus  # noqa: F401 - the corpus fixture's base
 
 from rules_kb.releases import download
@@ -55,7 +55,8 @@ class Publisher(http.server.SimpleHTTPRequestHandler):
 def publisher(tmp_path):
     folder = tmp_path / "publisher"
     folder.mkdir()
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Publisher, directory=str(folder)))
+    # A fetch that gives up on the drip leaves the server writing to a closed connection: no traceback
+    server = QuietServer(("127.0.0.1", 0), functools.partial(Publisher, directory=str(folder)))
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield folder, f"http://127.0.0.1:{server.server_address[1]}/"
