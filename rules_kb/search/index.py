@@ -167,7 +167,7 @@ TERM, BREAK, SKIP, COUNTED, NORMALIZED = range(5)
 @lru_cache(maxsize=200_000)
 def _surface_term(surface: str, lang: str) -> tuple[int, str]:
     """(mode, value) of a token's surface: the same few thousand surfaces recur in every text, and
-    the tests below go one character at a time. ``value`` is the term, or the folded surface that
+    the checks below go one character at a time. ``value`` is the term, or the folded surface that
     ``COUNTED`` counts."""
     folded, japanese = _fold_surface(surface)
     if not any(ch.isalnum() for ch in surface):  # ``Token.is_word``

@@ -245,8 +245,13 @@ def is_function_word(term: str) -> bool:
 def whole_term(words: list[str]) -> str | None:
     """The term standing for a whole short text: its content words in order behind ``=``, so that
     a question about a name (ゾーンとは何か, what is the initiative) meets the heading it names."""
-    content = [word for word in words if not is_function_word(word)]
-    return "=" + " ".join(content) if 0 < len(content) <= WHOLE_MAX else None
+    content: list[str] = []
+    for word in words:
+        if not is_function_word(word):
+            content.append(word)
+            if len(content) > WHOLE_MAX:  # a rule's text: read no further (the index asks of every text)
+                return None
+    return "=" + " ".join(content) if content else None
 
 
 def adjacent_pairs(terms: list[str]) -> list[str]:
