@@ -148,6 +148,14 @@ def _tokenize_japanese(text: str) -> list[Token]:
     return tokens
 
 
+def synonym_groups(word: str) -> tuple[int, ...]:
+    """The synonym groups Sudachi's dictionary puts a Japanese word in (its entries whose normalized
+    form is ``word``): 順番 and 順序 share one, 使う and 使用 another. Empty for a word in none."""
+    groups = {group for morpheme in _dictionary().lookup(word) if morpheme.normalized_form() == word
+              for group in morpheme.synonym_group_ids()}
+    return tuple(sorted(groups))
+
+
 def _pos_name(morpheme: Morpheme) -> str:
     """The comma-joined part of speech, made once per part-of-speech id and kept."""
     name = _POS_NAMES[morpheme.part_of_speech_id()] = ",".join(morpheme.part_of_speech())

@@ -99,3 +99,35 @@ def test_an_old_glossary_word_names_the_rules_of_the_entry_it_sends_to(knowledge
     battlefield = [g for g in groups if g.game == "mtg" and str(g.number) == "403" and g.current]
     assert battlefield and "Battlefield" in battlefield[0].terms
     assert any(term.startswith("In Play") for term in battlefield[0].terms)
+
+
+def test_a_japanese_word_finds_its_synonyms_in_sudachis_dictionary(search_index):
+    """507.1a (1.48): 「ブロッカーやガードマンなど、攻撃先を変更する能力を使用したい場合、…」: a judge asks
+    with 使う, the rule prints 使用; Sudachi's dictionary puts both in one synonym group."""
+    assert "使用" in search_index.synonyms["使う"] and "使う" in search_index.synonyms["使用"]
+    assert "順序" in search_index.synonyms["順番"]
+    assert all(word.isascii() is False for word in search_index.synonyms)  # Japanese words only
+    assert ids(search_index, "ブロッカーを使いたいとき")[0] == "dm/ja/507.1a"
+
+
+def test_an_english_verb_finds_the_noun_made_from_it(search_index):
+    """704.5f: "If a creature has toughness 0 or less, it's put into its owner's graveyard.
+    Regeneration can't replace this event." A judge asks whether it can *regenerate*."""
+    assert "regeneration" in search_index.forms["regenerate"]
+    assert "reduce" in search_index.forms["reduction"]
+    assert "mtg/en/704.5f" in ids(search_index, "creature with 0 toughness can it regenerate")[:3]
+
+
+def test_an_old_wording_does_not_carry_its_rule_past_todays_answer(knowledge, search_index):
+    """Duel Masters 505.2 (1.28): "…the active player can use their creatures to attack the
+    non-active player or their tapped creatures." Magic's 508.1d spoke of tapped creatures in
+    2009-07-08 and no longer does; that wording still finds 508.1d, at half weight, after the rule
+    whose words answer today (before, at 90%, 508.1d came first)."""
+    def text(number: str, label: str) -> str:
+        return knowledge.catalog.rules_in("mtg", "en", label)[number][0].text
+
+    [number] = [n for n in knowledge.catalog.rules_in("mtg", "en", "2024-11-08") if str(n) == "508.1d"]
+    assert "tapped" in text(number, "2009-07-08").lower() and "tapped" not in text(number, "2024-11-08").lower()
+    found = ids(search_index, "attack tapped creatures")
+    assert found[0] == "dm/en/505.2"
+    assert "mtg/en/508.1d" in found

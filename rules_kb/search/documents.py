@@ -17,7 +17,7 @@ from itertools import pairwise
 
 from rules_kb.assemble.knowledge import Knowledge
 from rules_kb.games import document_kind
-from rules_kb.kb.ids import rule_id, term_id, text_id
+from rules_kb.kb.ids import term_id, text_id
 from rules_kb.links import pinned_rule, pinned_section, rule_page, section_page
 from rules_kb.model import RuleText, Section
 from rules_kb.numbers import RuleNumber
@@ -70,7 +70,6 @@ class Group:
     current: bool = False  # printed in the newest version of its game and language
     former: list[tuple[str, str]] = field(default_factory=list)  # (old number, first label of the next number)
     terms: list[str] = field(default_factory=list)  # glossary terms that point at it
-    cited: int = 0  # texts and glossary entries citing its current number, in any version
 
 
 def searchable_text(rule: RuleText) -> str:
@@ -105,7 +104,6 @@ def collect(knowledge: Knowledge) -> tuple[list[Group], list[Document], dict[tup
                 where[(game, lang, labels[ordinal], str(number))] = len(groups)
             _add_group(groups, documents, game, lang, labels, [(slot, texts[slot]) for slot in slots])
     _attach_terms(knowledge, groups, where)
-    _count_citations(knowledge, groups)
     _add_sections(knowledge, groups, documents)
     return groups, documents, version_lists
 
@@ -269,16 +267,6 @@ def _definitions(graph, node: str) -> list[tuple[str, str]]:
     return sorted((graph.nodes[source].get("label", ""), data["definition"])
                   for source, _, data in graph.in_edges(node, data=True)
                   if data.get("kind") == "defines" and "definition" in data)
-
-
-def _count_citations(knowledge: Knowledge, groups: list[Group]) -> None:
-    """How often each current rule is cited: a rule many texts point to is one readers look for."""
-    graph = knowledge.graph
-    for group in groups:
-        node = rule_id(group.game, group.number)
-        if group.current and node in graph:
-            group.cited = len({source for source, _, data in graph.in_edges(node, data=True)
-                               if data.get("kind") == "cites"})
 
 
 def defined_names(text: str, lang: str) -> list[str]:

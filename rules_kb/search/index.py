@@ -9,6 +9,8 @@ Layout under ``<docs_dir>/search-index/`` (``INDEX_DIR``):
   finds nothing (typo correction, the nearest terms offered for an empty result).
 * ``forms.json``: each English word's other inflections the rules print (cast: casting;
   declare: declared, declaring), loaded with the vocabulary: a query word also finds its forms.
+* ``synonyms.json``: each Japanese word's synonyms the texts hold, by Sudachi's dictionary
+  (順番: 順序), loaded with the forms: a query word also finds them, at a lower weight.
 * ``p/NNN.json``: postings, sharded by a hash of the term; each term maps to a flat list
   ``[doc delta, weight, ...]``. A query fetches only the shards of its terms.
 * ``g/NNN.json``: per ``GROUPS_PER_SHARD`` groups, their URLs, versions and texts, fetched only
@@ -48,19 +50,19 @@ from rules_kb.search.segment import (
     fold,
     whole_term,
 )
-from rules_kb.tokens import token_forms
+from rules_kb.tokens import synonym_groups, token_forms
 from rules_kb.visible import people_json
 
 __all__ = ["INDEX_DIR", "build_index_files", "shard_of", "write_search_index"]
 
-FORMAT = 5  # 3: meta.json carries the query grammar (segment.browser_grammar); 4: forms.json; 5: joiners
+FORMAT = 6  # 3: meta.json carries the query grammar (segment.browser_grammar); 4: forms.json; 5: joiners;
+# 6: synonyms.json
 GROUPS_PER_SHARD = 8
 SHARD_TARGET_BYTES = 48_000  # postings shard size aimed at (raw JSON, estimated): few files, a few per query
 K1, B = 1.2, 0.75
 SCALE = 100  # BM25 weights are stored as round(SCALE * weight)
 TITLE_BOOST = 3  # a heading's words count this many times
 STOP_SHARE = 0.5  # a word in more than this share of a language's texts has no postings of its own
-CITED_WEIGHT = 0.05  # a rule cited n times weighs 1 + CITED_WEIGHT * ln(1 + n) times more
 COST_BASE, COST_SCALE = 20, 10  # vocabulary costs: COST_BASE + COST_SCALE * ln(total / count)
 
 
@@ -100,6 +102,7 @@ def build_index_files(knowledge: Knowledge) -> dict[str, bytes]:
     files["vocab.json"] = _dump(_vocabulary(surfaces))
     files["words.json"] = _dump(_words(postings))
     files["forms.json"] = _dump(word_forms(postings))
+    files["synonyms.json"] = _dump(synonym_forms(postings))
     files["meta.json"] = _dump(_meta(groups, documents, version_lists, shard_count))
     return files
 
@@ -217,7 +220,6 @@ def _postings(groups: list[Group], documents: list[Document], doc_terms: list[li
     by_lang: dict[str, list[int]] = defaultdict(list)
     for doc_id, document in enumerate(documents):
         by_lang[groups[document.group].lang].append(doc_id)
-    prior = [1 + CITED_WEIGHT * math.log1p(groups[d.group].cited) for d in documents]
     postings: dict[str, list] = defaultdict(list)
     for lang in sorted(by_lang):
         members = by_lang[lang]
@@ -229,11 +231,10 @@ def _postings(groups: list[Group], documents: list[Document], doc_terms: list[li
                 if not _stopped(term, df, size)}
         for doc_id in members:
             norm = K1 * (1 - B + B * lengths[doc_id] / average[_collection(groups, documents[doc_id])])
-            boost = prior[doc_id]
             for term, tf in counts[doc_id].items():
                 idf = idfs.get(term)
                 if idf is not None:
-                    postings[term].append((doc_id, max(1, round(SCALE * idf * tf * (K1 + 1) / (tf + norm) * boost))))
+                    postings[term].append((doc_id, max(1, round(SCALE * idf * tf * (K1 + 1) / (tf + norm)))))
     for term in postings:
         postings[term].sort()
     return postings
@@ -340,8 +341,11 @@ def _words(postings: dict[str, list]) -> dict[str, int]:
 def word_forms(postings: dict[str, list]) -> dict[str, list[str]]:
     """English word → its other inflections in the texts, from the texts' own words: a word
     ending -ing or -ed joins the word it is made from when the rules print that word too
-    (casting → cast, declared → declare, hitting → hit, copied → copy); ``blocker`` stays apart
-    (a noun of its own). The words are the texts' words, so nothing here is tuned to a query."""
+    (casting → cast, declared → declare, hitting → hit, copied → copy), and so does a noun made
+    from a verb with -ion (regeneration → regenerate, reduction → reduce, resolution → resolve:
+    a judge asks "can it regenerate" where 704.5f says "Regeneration can't replace this event");
+    ``blocker`` stays apart (a noun of its own). The words are the texts' words, so nothing here
+    is tuned to a query."""
     words = {term for term in postings if term.isascii() and term.isalpha()}
     families: dict[str, list[str]] = defaultdict(list)
     for word in sorted(words):
@@ -354,6 +358,23 @@ def word_forms(postings: dict[str, list]) -> dict[str, list[str]]:
         for word in family:
             forms[word] = [other for other in family if other != word]
     return dict(sorted(forms.items()))
+
+
+def synonym_forms(postings: dict[str, list]) -> dict[str, list[str]]:
+    """Japanese word → the other words of the texts that Sudachi's dictionary puts in one of its
+    synonym groups (順番: 順序; 使用: 使う): a question asks in its own words (どの順番で) what the
+    rules say in theirs (順序). A query word finds them as it finds an inflection, at ``SYNONYM_WEIGHT``.
+    The groups are the dictionary's, not chosen for any query."""
+    members: dict[int, list[str]] = defaultdict(list)
+    for term in sorted(postings):
+        if " " not in term and len(term) > 1 and all(JAPANESE_CHAR.match(char) for char in term):
+            for group in synonym_groups(term):
+                members[group].append(term)
+    forms: dict[str, set[str]] = defaultdict(set)
+    for words in members.values():
+        for word in words:
+            forms[word].update(other for other in words if other != word)
+    return {word: sorted(others) for word, others in sorted(forms.items()) if others}
 
 
 def _stems_of(word: str) -> list[str]:
@@ -369,6 +390,17 @@ def _stems_of(word: str) -> list[str]:
                 stems.append(root[:-1])
     if word.endswith(("che", "she", "xe", "sse", "ze")):  # english_term's "matches" is "matche"
         stems.append(word[:-1])
+    if word.endswith("ion") and len(word) >= 7:  # the noun of a verb: regeneration, reduction, resolution
+        root = word[:-3]
+        if root.endswith("at"):
+            stems += [root[:-2] + "ate", root[:-2] + "e", root[:-2]]  # activation, declaration, transformation
+        elif root.endswith("uct"):
+            stems.append(root[:-1] + "e")  # reduction: reduce
+        elif root.endswith("ut") and not root.endswith("tut"):
+            stems.append(root[:-2] + "ve")  # resolution: resolve
+        elif root.endswith("it"):
+            stems.append(root[:-2])  # addition: add
+        stems += [root, root + "e"]  # protection: protect; completion: complete
     return [stem for stem in stems if len(stem) >= 3]
 
 

@@ -7,11 +7,12 @@
 3. Otherwise the query is segmented (``segment.py``) into word terms (an English word no text
    holds corrected to the nearest one that does), adjacent pairs and the whole-text term;
    a query word also finds the other inflections the texts print (``forms.json``: casting finds
-   cast at 3/5 of the weight; a pair the same, one side inflected), a document taking the best
-   of a word's forms; each document scores the sum of its integer weights times the square of
-   the number of distinct query words it holds (a text with every word beats one that repeats a
-   few), scaled down 10% for a wording that is no longer its rule's newest and 50% for a rule
-   gone from its game's newest version. A group (rule lineage) takes its best document's
+   cast at 3/5 of the weight; a pair the same, one side inflected) and, in Japanese, the words
+   Sudachi's dictionary calls its synonyms (``synonyms.json``: 順番 finds 順序 at 2/5), a
+   document taking the best of a word's variants; each document scores the sum of its integer
+   weights times the square of the number of distinct query words it holds (a text with every
+   word beats one that repeats a few), halved for a wording that is no longer its rule's newest
+   and halved for a rule gone from its game's newest version. A group (rule lineage) takes its best document's
    score and shows, of its documents scoring at least half of that, the current one, else the
    latest collected. Ties keep the index order (game, language, number).
 """
@@ -30,6 +31,8 @@ from rules_kb.search.segment import (
     NEAREST_EDITS,
     SNIPPET_BEFORE,
     SNIPPET_LENGTH,
+    SYNONYM_WEIGHT,
+    WHOLE_WEIGHT,
     QueryToken,
     is_content,
     nearest_words,
@@ -97,6 +100,10 @@ class SearchIndex:
     def forms(self) -> dict[str, list[str]]:
         return self._load("forms.json")
 
+    @cached_property
+    def synonyms(self) -> dict[str, list[str]]:
+        return self._load("synonyms.json")
+
     def postings(self, term: str) -> list[int]:
         return self._load(f"p/{shard_of(term, self.meta['shards']):03d}.json").get(term, [])
 
@@ -155,7 +162,7 @@ def answer(index: SearchIndex, query: str, *, game: str | None = None, lang: str
         terms, pairs = query_terms(tokens)
         matched: dict[int, int] = {}
         for term in terms + pairs:
-            best = _best_of_forms(index, variants(term, index.forms))
+            best = _best_of_forms(index, variants(term, index.forms, index.synonyms))
             for doc_id, weight in best.items():
                 scores[doc_id] = scores.get(doc_id, 0) + weight
                 if term in terms and is_content(term):
@@ -229,28 +236,35 @@ def _printed_in(index: SearchIndex, doc_id: int, version: str) -> bool:
     return any(label == version and doc == doc_id for label, _, doc in record["versions"])
 
 
-def variants(term: str, forms: dict[str, list[str]]) -> list[tuple[str, bool]]:
-    """(term, exact) for a query term and its inflections: a word's forms, a pair with either
-    side inflected (never both); the whole-text term as typed."""
+def variants(term: str, forms: dict[str, list[str]],
+             synonyms: dict[str, list[str]] | None = None) -> list[tuple[str, tuple[int, int]]]:
+    """(term, share of its weight) for a query term, its inflections (``FORM_WEIGHT``) and its
+    synonyms (``SYNONYM_WEIGHT``): a pair with either side replaced (never both); the whole-text
+    term as typed."""
     if term.startswith("="):
-        return [(term, True)]
+        return [(term, WHOLE_WEIGHT)]
+    synonyms = synonyms or {}
+
+    def others(word: str) -> list[tuple[str, tuple[int, int]]]:
+        return ([(form, FORM_WEIGHT) for form in forms.get(word, [])]
+                + [(synonym, SYNONYM_WEIGHT) for synonym in synonyms.get(word, [])])
+
     if " " not in term:
-        return [(term, True)] + [(form, False) for form in forms.get(term, [])]
+        return [(term, WHOLE_WEIGHT), *others(term)]
     first, second = term.split(" ", 1)
-    return ([(term, True)] + [(f"{form} {second}", False) for form in forms.get(first, [])]
-            + [(f"{first} {form}", False) for form in forms.get(second, [])])
+    return ([(term, WHOLE_WEIGHT)] + [(f"{form} {second}", share) for form, share in others(first)]
+            + [(f"{first} {form}", share) for form, share in others(second)])
 
 
-def _best_of_forms(index: SearchIndex, options: list[tuple[str, bool]]) -> dict[int, int]:
-    """Each document's best weight over a term's variants, an inflection's taken at FORM_WEIGHT."""
+def _best_of_forms(index: SearchIndex, options: list[tuple[str, tuple[int, int]]]) -> dict[int, int]:
+    """Each document's best weight over a term's variants, each taken at its share."""
     best: dict[int, int] = {}
-    share, whole = FORM_WEIGHT
-    for term, exact in options:
+    for term, (share, whole) in options:
         flat = index.postings(term)
         doc_id = 0
         for position in range(0, len(flat), 2):
             doc_id += flat[position]
-            weight = flat[position + 1] if exact else flat[position + 1] * share // whole
+            weight = flat[position + 1] * share // whole
             if weight > best.get(doc_id, 0):
                 best[doc_id] = weight
     return best
@@ -267,9 +281,12 @@ def _accumulate(index: SearchIndex, terms: list[str], scores: dict[int, int]) ->
 
 
 def adjusted(meta: dict, doc_id: int, raw: int) -> int:
-    """A document's score, ten times its raw sum, less 10% if superseded and 50% if its rule is gone."""
+    """A document's score: four times its raw sum, halved for a wording that is no longer its rule's
+    newest and halved for a rule gone from its game's newest version. An old wording still finds its
+    rule (an old term, *in play*), but does not carry it past a rule whose words today answer the
+    question (504.1's old wording spoke of priority; 504.2 does today)."""
     group = meta["docGroup"][doc_id]
-    return 10 * raw - (0 if meta["docCurrent"][doc_id] else raw) - (0 if meta["groupCurrent"][group] else 5 * raw)
+    return raw * (2 if meta["docCurrent"][doc_id] else 1) * (2 if meta["groupCurrent"][group] else 1)
 
 
 def _rank_groups(meta: dict, scores: dict[int, int], allowed: list[bool]) -> dict[int, tuple[int, int]]:

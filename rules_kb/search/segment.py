@@ -55,6 +55,8 @@ NEGATION_ENDING, NEGATION_WORDS, NEGATION_TERM = "n't", ("cannot",), "not"
 # turn-based): it is no break between two terms, so Wブレイカー typed without it meets the printed name.
 JOINERS = ("\u30fb", "-")
 FORM_WEIGHT = (3, 5)  # another inflection of a query word weighs 3/5 of its weight (integers: Python = JavaScript)
+SYNONYM_WEIGHT = (2, 5)  # a word Sudachi's dictionary calls a synonym (順番: 順序) weighs 2/5
+WHOLE_WEIGHT = (1, 1)  # the word as typed
 
 
 def english_term(word: str) -> str:
@@ -294,6 +296,7 @@ def browser_grammar() -> dict:
         "quotes": sorted(QUOTES_FOLDED),
         "plainEndings": list(PLAIN_ENDINGS),
         "formWeight": list(FORM_WEIGHT),
+        "synonymWeight": list(SYNONYM_WEIGHT),
         "joiners": list(JOINERS),
         "negation": {"ending": NEGATION_ENDING, "words": list(NEGATION_WORDS), "term": NEGATION_TERM},
         "unknownCost": UNKNOWN_COST,

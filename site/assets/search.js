@@ -15,7 +15,7 @@
   // of rules_kb/search/segment.py and query.py, spelt for JavaScript by rules_kb/jsregex.py.
   let JAPANESE_CHAR, ENGLISH_TOKEN, WORD_CHAR, RULE_NUMBER, RUN_TOGETHER, CITES, QUOTES;
   let PLAIN_ENDINGS, NEAREST_EDITS, NEAREST_COUNT, UNKNOWN_COST, MAX_SURFACE, WHOLE_MAX;
-  let SNIPPET_BEFORE, SNIPPET_LENGTH, NEGATION, FORM_WEIGHT, JOINERS;
+  let SNIPPET_BEFORE, SNIPPET_LENGTH, NEGATION, FORM_WEIGHT, SYNONYM_WEIGHT, JOINERS;
   const PAGE_RESULTS = 10;  // results on one page (the CLI's --limit default)
 
   function useGrammar(grammar) {
@@ -30,6 +30,7 @@
     PLAIN_ENDINGS = grammar.plainEndings;
     NEGATION = grammar.negation;
     FORM_WEIGHT = grammar.formWeight;
+    SYNONYM_WEIGHT = grammar.synonymWeight;
     JOINERS = grammar.joiners;
     NEAREST_EDITS = grammar.nearestEdits;
     NEAREST_COUNT = grammar.nearestCount;
@@ -272,12 +273,14 @@
   Index.prototype.open = function () {
     const self = this;
     if (!this.ready) {
-      this.ready = Promise.all([this.load("meta.json"), this.load("vocab.json"), this.load("forms.json")])
+      this.ready = Promise.all([this.load("meta.json"), this.load("vocab.json"), this.load("forms.json"),
+        this.load("synonyms.json")])
         .then(function (loaded) {
         self.meta = loaded[0];
         useGrammar(self.meta.grammar);
         self.vocabulary = loaded[1];
         self.forms = new Map(Object.entries(loaded[2]));
+        self.synonyms = new Map(Object.entries(loaded[3]));
         self.stopWords = new Set(self.meta.stopWords);
         self.byNumber = new Map();
         self.meta.groupNumber.forEach(function (number, group) {
@@ -318,7 +321,7 @@
 
   function adjusted(meta, doc, raw) {
     const group = meta.docGroup[doc];
-    return 10 * raw - (meta.docCurrent[doc] ? 0 : raw) - (meta.groupCurrent[group] ? 0 : 5 * raw);
+    return raw * (meta.docCurrent[doc] ? 2 : 1) * (meta.groupCurrent[group] ? 2 : 1);
   }
 
   function rankGroups(meta, scores, allowed) {
@@ -346,15 +349,20 @@
     return ranked;
   }
 
-  function variants(term, forms) {  // query.py's variants
-    if (term.startsWith("=")) return [[term, true]];
+  function variants(term, forms, synonyms) {  // query.py's variants: [term, [share, whole]]
+    const whole = [1, 1];
+    if (term.startsWith("=")) return [[term, whole]];
+    const others = function (word) {
+      return (forms.get(word) || []).map(function (f) { return [f, FORM_WEIGHT]; })
+        .concat((synonyms.get(word) || []).map(function (f) { return [f, SYNONYM_WEIGHT]; }));
+    };
     const space = term.indexOf(" ");
-    if (space < 0) return [[term, true]].concat((forms.get(term) || []).map(function (f) { return [f, false]; }));
+    if (space < 0) return [[term, whole]].concat(others(term));
     const first = term.slice(0, space);
     const second = term.slice(space + 1);
-    return [[term, true]]
-      .concat((forms.get(first) || []).map(function (f) { return [f + " " + second, false]; }))
-      .concat((forms.get(second) || []).map(function (f) { return [first + " " + f, false]; }));
+    return [[term, whole]]
+      .concat(others(first).map(function (o) { return [o[0] + " " + second, o[1]]; }))
+      .concat(others(second).map(function (o) { return [first + " " + o[0], o[1]]; }));
   }
 
   function trivial(surface) {
@@ -471,9 +479,12 @@
       terms = found.terms;
       wanted = found.terms.concat(found.pairs);
     }
-    // query.py: each term's variants (its inflections, a pair with one side inflected), a document
-    // taking the best of them; an inflection weighs FORM_WEIGHT of the typed word.
-    const choices = wanted.map(function (term) { return cites ? [[term, true]] : variants(term, index.forms); });
+    // query.py: each term's variants (its inflections and synonyms, a pair with one side replaced), a
+    // document taking the best of them; an inflection weighs FORM_WEIGHT of the typed word, a synonym
+    // SYNONYM_WEIGHT.
+    const choices = wanted.map(function (term) {
+      return cites ? [[term, [1, 1]]] : variants(term, index.forms, index.synonyms);
+    });
     const lists = await Promise.all(choices.map(function (list) {
       return Promise.all(list.map(function (option) { return index.postings(option[0]); }));
     }));
@@ -482,11 +493,11 @@
       const isWord = k < terms.length && isContent(terms[k]);
       const best = new Map();
       flats.forEach(function (flat, v) {
-        const exact = choices[k][v][1];
+        const share = choices[k][v][1];
         let doc = 0;
         for (let position = 0; position < flat.length; position += 2) {
           doc += flat[position];
-          const weight = exact ? flat[position + 1] : Math.floor(flat[position + 1] * FORM_WEIGHT[0] / FORM_WEIGHT[1]);
+          const weight = Math.floor(flat[position + 1] * share[0] / share[1]);
           if (weight > (best.get(doc) || 0)) best.set(doc, weight);
         }
       });
