@@ -107,7 +107,9 @@ def test_a_japanese_word_finds_its_synonyms_in_sudachis_dictionary(search_index)
     assert "使用" in search_index.synonyms["使う"] and "使う" in search_index.synonyms["使用"]
     assert "順序" in search_index.synonyms["順番"]
     assert all(word.isascii() is False for word in search_index.synonyms)  # Japanese words only
-    assert ids(search_index, "ブロッカーを使いたいとき")[0] == "dm/ja/507.1a"
+    first = search(search_index, "ブロッカーを使いたいとき")[0]
+    assert (first.game, first.number) == ("dm", "507.1a")
+    assert {text for text, marked in first.snippet if marked} == {"ブロッカー", "使用"}  # why it was found
 
 
 def test_an_english_verb_finds_the_noun_made_from_it(search_index):

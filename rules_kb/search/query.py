@@ -180,11 +180,12 @@ def answer(index: SearchIndex, query: str, *, game: str | None = None, lang: str
         first = set(exact)
         order = exact + [g for g in order if g not in first]
     hits: list[Hit] = []
+    marked = marked_terms(index, terms)
     for group in order:
         if len(hits) >= limit:
             break
         score, doc_id = ranked.get(group, (0, None))
-        hit = _hit(index, group, doc_id, score, set(terms), version)
+        hit = _hit(index, group, doc_id, score, marked, version)
         if hit is not None:
             hits.append(hit)
     if not hits and limit > 0 and not cites:
@@ -324,6 +325,16 @@ def _hit(index: SearchIndex, group: int, doc_id: int | None, score: int, terms: 
     return Hit(game, lang, number, shown[0], shown[1], record["rule"],
                snippet(index, text, terms), [(label, url) for label, url, _ in record["versions"] if label != shown[0]],
                score, [(old, until) for old, until in record.get("was", [])])
+
+
+def marked_terms(index: SearchIndex, terms: list[str]) -> set[str]:
+    """The words a snippet highlights: the query's, and the inflections and synonyms that found the
+    text (使用 in 507.1a for a question asking 使う: the reader sees why it came first)."""
+    marked = set(terms)
+    for term in terms:
+        marked.update(index.forms.get(term, []))
+        marked.update(index.synonyms.get(term, []))
+    return marked
 
 
 def snippet(index: SearchIndex, text: str, terms: set[str]) -> list[tuple[str, bool]]:

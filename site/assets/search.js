@@ -370,6 +370,14 @@
     return chars.length === 1 && chars[0] >= "\u3041" && chars[0] <= "\u30ff";
   }
 
+  function markedTerms(index, terms) {  // query.py's marked_terms
+    const marked = new Set(terms);
+    for (const term of terms) {
+      for (const other of (index.forms.get(term) || []).concat(index.synonyms.get(term) || [])) marked.add(other);
+    }
+    return marked;
+  }
+
   function snippet(index, text, terms) {
     const chars = Array.from(text);
     const marks = segment(text, index.vocabulary).filter(function (t) {
@@ -521,7 +529,7 @@
       order = exact.concat(order.filter(function (g) { return !seen.has(g); }));
     }
     order = order.slice(0, limit);
-    const termSet = new Set(terms);
+    const termSet = markedTerms(index, terms);
     const records = await Promise.all(order.map(function (g) { return index.groupRecord(g); }));
     const hits = order.map(function (group, i) {
       const item = byGroup.get(group) || [group, 0, null];
