@@ -11,6 +11,7 @@ rules are effective as of July 11, 2009."; CR-2024-11-08.txt prints 702.2 "Death
 
 from __future__ import annotations
 
+import gzip
 import re
 import xml.etree.ElementTree as ET
 
@@ -176,6 +177,18 @@ def test_the_sitemap_lists_every_page_at_its_absolute_address(real_site):
     pages = sorted(url_of(real_site, f) for f in real_site.rglob("index.html"))
     assert listed == [links.DEFAULT_BASE_URL + p.lstrip("/") for p in pages]
     assert len(listed) > 1000 and links.DEFAULT_BASE_URL + "dm/rule/507.2a/" in listed
+
+
+def test_each_game_sitemap_beside_its_feed_is_an_index_naming_the_sites(real_site):
+    """The theme fetches the sitemap beside each ``<link rel="alternate">`` (the feeds) on every page
+    and reads each of its ``<url>``s; an index names the root sitemap and holds no ``<url>`` at all."""
+    for game in ("dm", "mtg"):
+        root = ET.fromstring((real_site / game / "sitemap.xml").read_bytes())
+        assert root.tag == f"{SITEMAP}sitemapindex"
+        assert [e.findtext(f"{SITEMAP}loc") for e in root] == [links.DEFAULT_BASE_URL + "sitemap.xml"]
+        assert not list(root.iter(f"{SITEMAP}url"))
+        assert gzip.decompress((real_site / game / "sitemap.xml.gz").read_bytes()) == (
+            real_site / game / "sitemap.xml").read_bytes()
 
 
 def test_a_release_with_two_dates_says_which_is_which(real_site):
