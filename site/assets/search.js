@@ -89,10 +89,15 @@
     const best = [0];
     const back = [0];
     for (let i = 1; i <= size; i++) { best.push(-1); back.push(0); }
+    // The run as one string and each code point's offset in it: a candidate surface is a substring,
+    // not an array sliced and joined (16 candidates per character; snippets segment whole texts).
+    const text = run.join("");
+    const offset = [0];
+    for (const char of run) offset.push(offset[offset.length - 1] + char.length);
     for (let end = 1; end <= size; end++) {
       for (let length = Math.min(MAX_SURFACE, end); length > 0; length--) {
         const start = end - length;
-        const entry = vocabulary[run.slice(start, end).join("")];
+        const entry = vocabulary[text.substring(offset[start], offset[end])];
         let cost;
         if (entry === undefined) {
           if (length !== 1) continue;
@@ -112,7 +117,7 @@
     while (end > 0) { cuts.push([back[end], end]); end = back[end]; }
     cuts.reverse();
     return cuts.map(function (cut) {
-      const surface = run.slice(cut[0], cut[1]).join("");
+      const surface = text.substring(offset[cut[0]], offset[cut[1]]);
       const entry = vocabulary[surface];
       return [cut[0], cut[1], entry !== undefined && entry[0] ? entry[0] : surface];
     });
