@@ -12,9 +12,9 @@
    document taking the best of a word's variants; each document scores the sum of its integer
    weights times the square of the number of distinct query words it holds (a text with every
    word beats one that repeats a few), halved for a wording that is no longer its rule's newest
-   and halved for a rule gone from its game's newest version. A group (rule lineage) takes its best document's
-   score and shows, of its documents scoring at least half of that, the current one, else the
-   latest collected. Ties keep the index order (game, language, number).
+   and halved for a rule gone from its game's newest version. A group (rule lineage) takes its
+   best document's score and shows, of its documents scoring at least half of that, the current
+   one, else the latest collected. Ties keep the index order (game, language, number).
 """
 
 from __future__ import annotations
@@ -238,13 +238,12 @@ def _printed_in(index: SearchIndex, doc_id: int, version: str) -> bool:
 
 
 def variants(term: str, forms: dict[str, list[str]],
-             synonyms: dict[str, list[str]] | None = None) -> list[tuple[str, tuple[int, int]]]:
+             synonyms: dict[str, list[str]]) -> list[tuple[str, tuple[int, int]]]:
     """(term, share of its weight) for a query term, its inflections (``FORM_WEIGHT``) and its
     synonyms (``SYNONYM_WEIGHT``): a pair with either side replaced (never both); the whole-text
     term as typed."""
     if term.startswith("="):
         return [(term, WHOLE_WEIGHT)]
-    synonyms = synonyms or {}
 
     def others(word: str) -> list[tuple[str, tuple[int, int]]]:
         return ([(form, FORM_WEIGHT) for form in forms.get(word, [])]
@@ -330,11 +329,7 @@ def _hit(index: SearchIndex, group: int, doc_id: int | None, score: int, terms: 
 def marked_terms(index: SearchIndex, terms: list[str]) -> set[str]:
     """The words a snippet highlights: the query's, and the inflections and synonyms that found the
     text (使用 in 507.1a for a question asking 使う: the reader sees why it came first)."""
-    marked = set(terms)
-    for term in terms:
-        marked.update(index.forms.get(term, []))
-        marked.update(index.synonyms.get(term, []))
-    return marked
+    return {name for term in terms for name, _ in variants(term, index.forms, index.synonyms)}
 
 
 def snippet(index: SearchIndex, text: str, terms: set[str]) -> list[tuple[str, bool]]:

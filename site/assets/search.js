@@ -376,9 +376,9 @@
   }
 
   function markedTerms(index, terms) {  // query.py's marked_terms
-    const marked = new Set(terms);
+    const marked = new Set();
     for (const term of terms) {
-      for (const other of (index.forms.get(term) || []).concat(index.synonyms.get(term) || [])) marked.add(other);
+      for (const option of variants(term, index.forms, index.synonyms)) marked.add(option[0]);
     }
     return marked;
   }
