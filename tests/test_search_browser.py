@@ -9,7 +9,7 @@ import pytest
 import search_support as support
 from search_support import load_queries, metrics, result_ids
 
-from rules_kb.search.query import search
+from rules_kb.search.query import INDEX_DIR, search
 from rules_kb.search.segment import segment
 
 # The session's index and standalone page (built once), shared with test_search.py.
@@ -44,6 +44,22 @@ def test_browser_and_cli_cut_queries_into_the_same_tokens(page, site_url, search
                for t in segment(text, search_index.vocabulary)] for text in texts]
     assert browser == python
 
+
+
+def test_browser_and_cli_cut_every_japanese_text_of_the_index_alike(page, site_url, search_root):
+    """Snippets segment whole rule texts, where words longer than any query's are met: every
+    Japanese text the index's group shards hold, cut by the page and by segment.py."""
+    texts = sorted({text for shard in sorted((search_root / INDEX_DIR / "g").glob("*.json"))
+                    for text in json.loads(shard.read_text(encoding="utf-8"))["texts"].values()
+                    if re.search("[\u3040-\u30ff\u4e00-\u9fff]", text)})
+    assert len(texts) > 900  # the subset's Duel Masters rulebooks, every wording (996)
+    open_search(page, site_url)
+    vocabulary = json.loads((search_root / INDEX_DIR / "vocab.json").read_text(encoding="utf-8"))
+    browser = page.evaluate("async (texts) => { const out = []; for (const t of texts) "
+                            "out.push((await window.rulesKbSearch.tokens(t)).map(k => [k.start, k.end, k.term])); "
+                            "return out; }", texts)
+    python = [[[t.start, t.end, t.term] for t in segment(text, vocabulary)] for text in texts]
+    assert browser == python
 
 def test_browser_and_cli_give_the_same_results_and_quality(page, site_url, search_index):
     queries = load_queries()
