@@ -73,7 +73,7 @@ class Version:
     kind: str
 
 
-@dataclass
+@dataclass(slots=True)
 class Example:
     text: str
     spans: list[Span]
@@ -82,7 +82,7 @@ class Example:
 HEADING_LENGTH = 60  # characters: a rule's own text shorter than this, and no letter, is a heading
 
 
-@dataclass
+@dataclass(slots=True)
 class RuleText:
     """What one version of one rule says, in one language, in one document."""
 
@@ -123,7 +123,7 @@ class RuleText:
         }
 
 
-@dataclass
+@dataclass(slots=True)
 class Heading:
     """An unnumbered heading (chapter titles, wiki section headers)."""
 
@@ -132,7 +132,7 @@ class Heading:
     level: int = 1
 
 
-@dataclass
+@dataclass(slots=True)
 class Term:
     """A defined term (a glossary entry) and its definition."""
 

@@ -208,3 +208,19 @@ def test_lineage_is_decided_before_the_graph_and_drawn_as_is(knowledge):
     assert len(lineage.moves) == len(edges_of(knowledge.graph, "renumbered"))
     bare, _ = build_graph(knowledge.catalog)
     assert not edges_of(bare, "next_version") and not edges_of(bare, "renumbered")
+
+
+def test_a_text_node_gives_what_its_release_prints_in_the_attributes_order(knowledge):
+    """Text nodes read their attributes from the parsed text (``kb.graph.TextNode``), not a copy:
+    the keys, order and values every reader and the export saw when they were a dict. 702.19b of
+    the 2024-11-08 release (trample) and its two examples, characters 486,621-487,418 of its text."""
+    data = knowledge.graph.nodes["text:mtg:en:2024-11-08:702.19b@mtg-cr-2024-11-08"]
+    assert list(data) == ["kind", "game", "lang", "version", "date", "number", "title", "text", "examples",
+                          "document", "span", "truncated", "written_as"]
+    assert {key: data[key] for key in ("kind", "game", "lang", "version", "number", "document", "span")} == {
+        "kind": "text", "game": "mtg", "lang": "en", "version": "2024-11-08", "number": "702.19b",
+        "document": "mtg-cr-2024-11-08", "span": [486621, 487418]}
+    assert data["text"].startswith("The controller of an attacking creature with trample first assigns damage")
+    assert [e[:24] for e in data["examples"]] == ["A 2/2 creature that can ", "A 6/6 green creature wit"]
+    assert (data["title"], data["truncated"], data["written_as"], data.get("missing", "-")) == (None, False, None, "-")
+    assert "text" in data and "missing" not in data and len(data) == 13

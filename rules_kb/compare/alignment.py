@@ -16,7 +16,7 @@ from rules_kb.model import RuleText
 from rules_kb.numbers import RULE_NUMBER, RuleNumber, fold_width
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Pair:
     """One row of an alignment. ``kind`` is a placement (``compare.kinds``): in-place, moved,
     split, added, removed; what happened to the text is the comparison's business.

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import sys
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -89,13 +90,68 @@ def _add_documents_and_versions(graph: nx.MultiDiGraph, catalog: Catalog) -> Non
                        date=info.date, complete=info.complete, documents=list(info.documents))
 
 
+def _number_of(rule: RuleText) -> str:
+    return sys.intern(str(rule.number))
+
+
+def _examples_of(rule: RuleText) -> list[str]:
+    return [e.text for e in rule.examples]
+
+
+def _span_of(rule: RuleText) -> list[int]:
+    return span_extent(rule.spans)
+
+
+# A text node's attributes, in the order ``add_node`` gave them, each read from the text itself.
+_TEXT_ATTRIBUTES = {
+    "kind": lambda rule: "text", "game": attrgetter("game"), "lang": attrgetter("lang"),
+    "version": attrgetter("version"), "date": attrgetter("date"), "number": _number_of, "title": attrgetter("title"),
+    "text": attrgetter("text"), "examples": _examples_of, "document": attrgetter("document"), "span": _span_of,
+    "truncated": attrgetter("truncated"), "written_as": attrgetter("written_as"),
+}
+
+
+class TextNode(Mapping):
+    """A text node's attribute mapping, read from its ``RuleText`` rather than copied out of it.
+
+    Memory, not meaning: a dict of thirteen attributes, an examples list and a span list per text
+    came to ~190 MB at full history (244,550 texts) for values the catalog's ``RuleText`` already
+    holds; this object is one reference. Readers see the same keys, order and values as the dict
+    ``add_node(**attributes)`` made (``tests/test_graph.py``); like every built graph it is never
+    edited, and a list it returns is a new one each time.
+    """
+
+    __slots__ = ("rule",)
+
+    def __init__(self, rule: RuleText) -> None:
+        self.rule = rule
+
+    def __getitem__(self, key: str):
+        return _TEXT_ATTRIBUTES[key](self.rule)
+
+    def __contains__(self, key: object) -> bool:
+        return key in _TEXT_ATTRIBUTES
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_TEXT_ATTRIBUTES)
+
+    def __len__(self) -> int:
+        return len(_TEXT_ATTRIBUTES)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+    def __reduce__(self) -> tuple:
+        return TextNode, (self.rule,)
+
+
 def _add_text(graph: nx.MultiDiGraph, rule: RuleText) -> None:
     node = _text_node(rule)
-    graph.add_node(node, kind="text", game=rule.game, lang=rule.lang, version=rule.version, date=rule.date,
-                   number=sys.intern(str(rule.number)), title=rule.title, text=rule.text,
-                   examples=[e.text for e in rule.examples], document=rule.document,
-                   span=span_extent(rule.spans), truncated=rule.truncated,
-                   written_as=rule.written_as)
+    if node not in graph:
+        graph.add_node(node)
+    # networkx's own node dict for this node, replaced whole; a second text with the same id (a number
+    # printed twice in one document) takes its place, as add_node's update of every attribute did.
+    graph._node[node] = TextNode(rule)
     link_plain(graph, node, ensure_rule(graph, rule.game, rule.number), "text_of")
     link_plain(graph, node, sys.intern(version_id(rule.game, rule.lang, rule.version)), "in_version")
     link_plain(graph, node, sys.intern(doc_id(rule.document)), "from_document")
