@@ -12,6 +12,7 @@ import pytest
 from rules_kb.assemble.caches import cache_key, file_stats
 from rules_kb.assemble.knowledge import load_knowledge, read_snapshot
 from rules_kb.assemble.snapshot import FORMAT, key_path, snapshot_path, write_snapshot
+from rules_kb.kb.graph import TextNode
 from rules_kb.render.export import export_lines
 from rules_kb.store.records import alignment_record, rule_record
 
@@ -35,6 +36,14 @@ def test_a_snapshot_reads_back_the_knowledge_base_it_was_written_from(knowledge,
         {k: alignment_record(a) for k, a in knowledge.alignments.items()}
     assert (again.unresolved, again.forced, again.correspondences) == \
         (knowledge.unresolved, knowledge.forced, knowledge.correspondences)
+    # one object per text, as built: the graph's text nodes and the alignments' rows hold the catalog's own
+    for kb in (knowledge, again):
+        texts = {id(t) for t in kb.catalog.all_texts()}
+        nodes = [attributes.rule for attributes in kb.graph._node.values() if isinstance(attributes, TextNode)]
+        assert len(nodes) == len(texts) and all(id(rule) in texts for rule in nodes)
+        rows = [rule for alignment in kb.alignments.values() for pair in alignment.pairs
+                for rule in (pair.old, pair.new) if rule is not None]
+        assert len(rows) > 20_000 and all(id(rule) in texts for rule in rows)
     # load_knowledge, what the build and the site read, takes the snapshot when one is current
     assert load_knowledge(subset_corpus, written).graph.number_of_edges() == knowledge.graph.number_of_edges()
 

@@ -18,6 +18,15 @@ A snapshot names its inputs as the store does: the corpus's cache key (manifest,
 package source), the stat of every corpus file (a file whose stat moved is hashed against the
 manifest again, ``caches.check_files``) and the Python and networkx versions its objects were made
 under. One file per corpus folder, replaced whole.
+
+Why the records travel apart (format 2): pickled one by one, each of the ~800,000 slotted records
+(rule texts, their graph nodes, alignment rows, terms) came with a state list that the
+unpickler's memo kept until the end of the load, then freed at once; the holes left 210 MB of
+half-empty allocator arenas in every process that read a snapshot (the build's site groups and
+its store process are forked from it). Now the pickle names each record by a number
+(``persistent_id``) and its fields follow, column by column, after the body; the reader makes
+each record empty when first named and fills it from the columns, so nothing short-lived is
+interleaved with what the knowledge base keeps.
 """
 
 from __future__ import annotations
@@ -32,6 +41,7 @@ import pickle
 import secrets
 import sys
 import tempfile
+from collections import deque
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -41,7 +51,7 @@ from rules_kb.assemble.caches import cache_key, check_files, file_stats
 if TYPE_CHECKING:
     from rules_kb.assemble.knowledge import Knowledge
 
-FORMAT = b"rules-kb knowledge snapshot 1\n"
+FORMAT = b"rules-kb knowledge snapshot 2\n"
 KEY_ENVIRONMENT = "XDG_CONFIG_HOME"
 
 
@@ -120,11 +130,11 @@ def write_snapshot(corpus: Path, cache_dir: Path, knowledge: Knowledge, key: str
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(FORMAT + header + b"0" * 64 + b"\n")  # the signature's place, filled in last
-            pickler = pickle.Pickler(_Signed(out, signer), protocol=pickle.HIGHEST_PROTOCOL)
-            pickler.dispatch_table = {**copyreg.dispatch_table, MappingProxyType: lambda m: (_proxy, (dict(m),)),
-                                      nx.MultiDiGraph: _reduce_graph}
-            pickler.dump((knowledge.catalog, knowledge.graph, knowledge.unresolved, knowledge.forced,
-                          knowledge.alignments, knowledge.correspondences))
+            packer = _Packer(_Signed(out, signer), {**copyreg.dispatch_table, nx.MultiDiGraph: _reduce_graph,
+                                                    MappingProxyType: lambda m: (_proxy, (dict(m),))})
+            packer.dump((knowledge.catalog, knowledge.graph, knowledge.unresolved, knowledge.forced,
+                         knowledge.alignments, knowledge.correspondences))
+            packer.dump_records()
             out.seek(len(FORMAT) + len(header))
             out.write(signer.hexdigest().encode())
         os.chmod(temporary, 0o600)  # a user's own cache: nobody else needs to read it
@@ -135,6 +145,93 @@ def write_snapshot(corpus: Path, cache_dir: Path, knowledge: Knowledge, key: str
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
+
+
+def _record_classes() -> tuple[type, ...]:
+    """The slotted records that travel as columns; a record's kind is its place here."""
+    from rules_kb.compare.alignment import Pair
+    from rules_kb.model import Example, Heading, RuleText, Term
+
+    return (RuleText, Example, Heading, Term, Pair)
+
+
+class _Packer(pickle.Pickler):
+    """A pickler that writes each record as a number (``persistent_id``), then, after the body,
+    the fields of every record it named (``dump_records``). A text node is its text's number,
+    negated: it is only ever one reference to the text."""
+
+    def __init__(self, file, dispatch_table: dict) -> None:
+        from rules_kb.kb.graph import TextNode
+
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.dispatch_table = dispatch_table
+        self.text_node = TextNode
+        self.classes = _record_classes()
+        self.kinds = {cls: kind for kind, cls in enumerate(self.classes)}
+        self.numbers: dict[int, int] = {}  # id of a record -> its number (the records outlive the dump)
+        self.named: list[list] = [[] for _ in self.classes]
+
+    def persistent_id(self, obj: object) -> int | None:
+        kind = self.kinds.get(type(obj))
+        if kind is None:
+            return -1 - self.persistent_id(obj.rule) if type(obj) is self.text_node else None  # type: ignore[attr-defined, operator]
+        number = self.numbers.get(id(obj))
+        if number is None:
+            named = self.named[kind]
+            number = self.numbers[id(obj)] = len(named) * len(self.classes) + kind
+            named.append(obj)
+        return number
+
+    def dump_records(self) -> None:
+        """Each kind's records named since the last round, as ``(kind, first, columns)``, one column
+        per slot; a column can name records not met before, so rounds go on until none is left. Then None."""
+        done = [0] * len(self.classes)
+        while any(len(named) > start for named, start in zip(self.named, done, strict=True)):
+            for kind, cls in enumerate(self.classes):
+                batch = self.named[kind][done[kind]:]
+                if batch:
+                    self.dump((kind, done[kind], [[getattr(r, name) for r in batch] for name in cls.__slots__]))
+                    done[kind] += len(batch)
+        self.dump(None)
+
+
+class _Unpacker(pickle.Unpickler):
+    """Reads what ``_Packer`` wrote: a record is made empty when first named, and filled by ``load_records``."""
+
+    def __init__(self, file) -> None:
+        from rules_kb.kb.graph import TextNode
+
+        super().__init__(file)
+        self.text_node = TextNode
+        self.classes = _record_classes()
+        self.made: list[list] = [[] for _ in self.classes]
+
+    def persistent_load(self, pid: object) -> object:
+        if type(pid) is not int:
+            raise pickle.UnpicklingError(f"not a record's number: {pid!r}")
+        if pid < 0:
+            return self.text_node(self.persistent_load(-1 - pid))
+        index, kind = divmod(pid, len(self.classes))
+        made, cls = self.made[kind], self.classes[kind]
+        while len(made) <= index:
+            made.append(cls.__new__(cls))
+        return made[index]
+
+    def load_records(self) -> None:
+        """Fill every record named so far from the columns that follow the body; a record left
+        empty (a snapshot cut short) is refused as a damaged file would be."""
+        filled = [0] * len(self.classes)
+        while (part := self.load()) is not None:
+            kind, first, columns = part
+            cls = self.classes[kind]
+            if first != filled[kind] or len(columns) != len(cls.__slots__):
+                raise pickle.UnpicklingError(f"{cls.__name__} columns out of order")
+            records = self.made[kind][first:first + len(columns[0])]
+            for name, column in zip(cls.__slots__, columns, strict=True):
+                deque(map(getattr(cls, name).__set__, records, column), maxlen=0)  # bypasses a frozen __setattr__
+            filled[kind] = first + len(records)
+        if filled != [len(made) for made in self.made]:
+            raise pickle.UnpicklingError("records named but never filled")
 
 
 def _runtime() -> str:
@@ -192,7 +289,10 @@ def read_snapshot_parts(corpus: Path, cache_dir: Path) -> tuple | None:
             enabled = gc.isenabled()
             gc.disable()  # millions of objects made at once: the collector would walk them again and again
             try:
-                fields = pickle.load(handle)
+                unpacker = _Unpacker(handle)
+                fields = unpacker.load()
+                unpacker.load_records()
+                del unpacker  # its memo: the columns, freed together
             except (pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError,
                     IndexError, KeyError):  # our own signed file, yet it will not load: built instead
                 return None
