@@ -3,9 +3,12 @@ user's key signed it (``rules_kb/assemble/snapshot.py``)."""
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import stat
+import subprocess
+import sys
 
 import pytest
 
@@ -46,6 +49,40 @@ def test_a_snapshot_reads_back_the_knowledge_base_it_was_written_from(knowledge,
         assert len(rows) > 20_000 and all(id(rule) in texts for rule in rows)
     # load_knowledge, what the build and the site read, takes the snapshot when one is current
     assert load_knowledge(subset_corpus, written).graph.number_of_edges() == knowledge.graph.number_of_edges()
+
+
+ALIGN_JAPANESE = """
+import json, sys
+from pathlib import Path
+from rules_kb.assemble.knowledge import read_snapshot
+from rules_kb.compare.align import align_pair
+from rules_kb.compare.memory import AlignmentMemo
+from rules_kb.store.records import alignment_record
+from rules_kb.tokens import _dictionary
+kb = read_snapshot(Path(sys.argv[1]), Path(sys.argv[2]))
+memo = AlignmentMemo()
+if sys.argv[3] == "carried":
+    memo.words = kb.alignments.words
+labels = kb.catalog.version_labels("dm", "ja")  # the two fullest releases, in order
+old, new = sorted(sorted(labels, key=lambda label: -len(kb.catalog.rules_in("dm", "ja", label)))[:2], key=labels.index)
+record = alignment_record(align_pair(kb.catalog, memo, "dm", "ja", old, new, ()))
+print(json.dumps([_dictionary.cache_info().currsize, len(kb.alignments.words["ja"]), record]))
+"""
+
+
+def test_a_snapshot_carries_the_japanese_word_sets_so_aligning_needs_no_tokenizer(subset_corpus, written):
+    """Sudachi's dictionary is ~160 MB resident once used: a build that reads the snapshot aligns
+    Duel Masters' Japanese with the word sets it carries, and gets the alignment the tokenizer gives."""
+    def align(words: str) -> list:
+        run = subprocess.run([sys.executable, "-c", ALIGN_JAPANESE, str(subset_corpus), str(written), words],
+                             capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        return json.loads(run.stdout)
+
+    loaded, carried, record = align("carried")
+    assert (loaded, carried > 500) == (0, True)
+    assert align("tokenized") == [1, carried, record]  # without them, Sudachi is loaded, for the same rows
+    assert len(record["pairs"]) > 10
 
 
 def test_the_key_and_the_snapshot_are_the_users_alone(written, subset_corpus):

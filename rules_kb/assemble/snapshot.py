@@ -47,6 +47,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from rules_kb.assemble.caches import cache_key, check_files, file_stats
+from rules_kb.compare.splits import aligning_word_sets
 
 if TYPE_CHECKING:
     from rules_kb.assemble.knowledge import Knowledge
@@ -130,6 +131,9 @@ def write_snapshot(corpus: Path, cache_dir: Path, knowledge: Knowledge, key: str
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(FORMAT + header + b"0" * 64 + b"\n")  # the signature's place, filled in last
+            # the Japanese word sets travel with the alignments (the same sets ``word_set`` makes):
+            # a build that reads the snapshot then aligns without loading Sudachi's dictionary
+            knowledge.alignments.words["ja"] = aligning_word_sets(knowledge.catalog.all_texts())
             packer = _Packer(_Signed(out, signer), {**copyreg.dispatch_table, nx.MultiDiGraph: _reduce_graph,
                                                     MappingProxyType: lambda m: (_proxy, (dict(m),))})
             packer.dump((knowledge.catalog, knowledge.graph, knowledge.unresolved, knowledge.forced,

@@ -19,6 +19,9 @@ class AlignmentMemo(dict):
     def __init__(self) -> None:
         super().__init__()
         self.compositions: dict = {}
+        # language -> comparable text -> its word set, made before (a snapshot carries the Japanese
+        # ones: ``assemble.snapshot``), so that aligning them needs no tokenizer
+        self.words: dict[str, Mapping[str, frozenset[str]]] = {}
 
     def within(self, key: tuple, bounds: tuple[str, str], part: str | None = None):
         """A stored adjacent alignment's pairs under a scope (``Scope.bounds``/``Scope.part``), or None."""
@@ -29,5 +32,5 @@ class AlignmentMemo(dict):
         return None
 
     def word_sets(self, lang: str) -> Mapping[str, frozenset[str]]:
-        """Word sets of comparable texts made earlier (the store keeps them); none here."""
-        return {}
+        """Word sets of comparable texts made earlier (the store keeps them, and a snapshot)."""
+        return self.words.get(lang, {})

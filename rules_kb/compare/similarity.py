@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from rules_kb.model import RuleText
@@ -33,6 +33,13 @@ def word_set(text: str, lang: str) -> frozenset[str]:
     return frozenset(t.normalized for t in tokenize(text, lang) if any(c.isalnum() for c in t.normalized))
 
 
+def japanese_word_sets(texts: Iterable[RuleText]) -> dict[str, frozenset[str]]:
+    """The word set of every Japanese comparable text among ``texts``, in text order: kept by the
+    store and by a knowledge base's snapshot, so that a process reading either aligns Duel Masters'
+    Japanese without loading Sudachi's dictionary (160 MB of it resident once used)."""
+    return {text: word_set(text, "ja") for text in sorted({comparable_text(t) for t in texts if t.lang == "ja"})}
+
+
 class Vectors:
     """Token sets with IDF weights for both versions, built once per alignment.
 
@@ -42,14 +49,9 @@ class Vectors:
 
     def __init__(self, lang: str, old: dict[RuleNumber, RuleText], new: dict[RuleNumber, RuleText],
                  known: Mapping[str, frozenset[str]] | None = None) -> None:
-        known = known or {}
-
-        def words(rule: RuleText) -> frozenset[str]:
-            text = comparable_text(rule)
-            found = known.get(text)
-            return found if found is not None else word_set(text, lang)
-        self.old = {n: words(r) for n, r in old.items()}
-        self.new = {n: words(r) for n, r in new.items()}
+        self.lang, self.known = lang, known or {}
+        self.old = {n: self.words_of(comparable_text(r)) for n, r in old.items()}
+        self.new = {n: self.words_of(comparable_text(r)) for n, r in new.items()}
         frequency: Counter[str] = Counter()
         for bag in (*self.old.values(), *self.new.values()):
             frequency.update(bag)
@@ -62,6 +64,11 @@ class Vectors:
             for token in self.new[number]:
                 self.index[token].append(position)
         self.rare = {number: sorted(bag, key=lambda t: (-self.idf[t], t))[:12] for number, bag in self.old.items()}
+
+    def words_of(self, text: str) -> frozenset[str]:
+        """A text's word set: a known one, else made (a sentence's too: ``compare.splits``)."""
+        found = self.known.get(text)
+        return found if found is not None else word_set(text, self.lang)
 
     def similarity(self, old: RuleNumber, new: RuleNumber) -> float:
         a, b = self.old[old], self.new[new]

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 
 from rules_kb.compare.alignment import Alignment, Pair, placement
 from rules_kb.compare.kinds import SPLIT
-from rules_kb.compare.similarity import Vectors, comparable_text, content_share
+from rules_kb.compare.similarity import Vectors, comparable_text, content_share, japanese_word_sets, word_set
 from rules_kb.compare.thresholds import (
     REWORDED_COVERAGE,
     SPLIT_AWAY_COVERAGE,
@@ -18,10 +19,24 @@ from rules_kb.compare.thresholds import (
     SPLIT_COVERAGE,
     SPLIT_ELSEWHERE,
 )
+from rules_kb.model import RuleText
 from rules_kb.numbers import RuleNumber, in_order
-from rules_kb.tokens import tokenize
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。])\s*(?=\S)")
+
+
+def sentences(text: str) -> list[str]:
+    """A comparable text's sentences, each looked up on its own among the new rules."""
+    return _SENTENCE_END.split(text)
+
+
+def aligning_word_sets(texts: Iterable[RuleText]) -> dict[str, frozenset[str]]:
+    """Every word set aligning Japanese ``texts`` asks for, by text: each comparable text's
+    (``similarity.japanese_word_sets``) and each of its sentences', in text order."""
+    words = japanese_word_sets(texts)
+    for sentence in {sentence for text in words for sentence in sentences(text)} - words.keys():
+        words[sentence] = word_set(sentence, "ja")
+    return dict(sorted(words.items()))
 
 
 def _held_before(tokens: set[str], weight: float, before: RuleNumber | None, vectors: Vectors,
@@ -49,8 +64,8 @@ def find_splits(alignment: Alignment, old: dict, new: dict, left: set, right: se
     for number in in_order(left):
         home = sections.get(number.section, number.section)
         targets: list[RuleNumber] = []
-        for sentence in _SENTENCE_END.split(comparable_text(old[number])):
-            tokens = {t.normalized for t in tokenize(sentence, lang) if any(c.isalnum() for c in t.normalized)}
+        for sentence in sentences(comparable_text(old[number])):
+            tokens = vectors.words_of(sentence)
             if len(tokens) < 4:
                 continue
             weight = math.fsum(vectors.idf.get(t, 0.0) for t in tokens)

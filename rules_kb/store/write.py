@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 from rules_kb.compare.alignment import Alignment
-from rules_kb.compare.similarity import comparable_text, word_set
+from rules_kb.compare.similarity import japanese_word_sets
 from rules_kb.errors import OutputError
 from rules_kb.kb.catalog import Catalog
 from rules_kb.kb.ids import text_id
@@ -145,9 +145,8 @@ def _fill(db: sqlite3.Connection, catalog: Catalog, graph, alignments: list[Alig
 
 def _word_set_rows(catalog: Catalog):
     """Japanese only: English words come from a regular expression faster than a lookup."""
-    texts = sorted({comparable_text(t) for t in catalog.all_texts() if t.lang == "ja"})
-    for text in texts:
-        yield ("ja", text, _json(sorted(word_set(text, "ja"))))
+    for text, words in japanese_word_sets(catalog.all_texts()).items():
+        yield ("ja", text, _json(sorted(words)))
 
 
 def _edges_with_in_position(graph):
