@@ -31,6 +31,7 @@ import math
 import os
 import re
 import shutil
+from array import array
 from collections import Counter, defaultdict
 from functools import lru_cache
 from pathlib import Path
@@ -61,6 +62,8 @@ GROUPS_PER_SHARD = 8
 SHARD_TARGET_BYTES = 48_000  # postings shard size aimed at (raw JSON, estimated): few files, a few per query
 K1, B = 1.2, 0.75
 SCALE = 100  # BM25 weights are stored as round(SCALE * weight)
+WEIGHT_BITS = 24  # a posting is one integer while the index is made: its document, shifted, and its weight
+WEIGHT_MASK = (1 << WEIGHT_BITS) - 1
 TITLE_BOOST = 3  # a heading's words count this many times
 STOP_SHARE = 0.5  # a word in more than this share of a language's texts has no postings of its own
 COST_BASE, COST_SCALE = 20, 10  # vocabulary costs: COST_BASE + COST_SCALE * ln(total / count)
@@ -92,11 +95,11 @@ def build_index_files(knowledge: Knowledge) -> dict[str, bytes]:
     postings = _postings(groups, documents, doc_terms, title_terms, context_terms)
     shard_count = _shard_count(postings)
     files: dict[str, bytes] = {}
-    shards: list[dict[str, list[int]]] = [{} for _ in range(shard_count)]
+    terms: list[list[str]] = [[] for _ in range(shard_count)]
     for term in sorted(postings):
-        shards[shard_of(term, shard_count)][term] = _encode(postings[term])
-    for number, shard in enumerate(shards):
-        files[f"p/{number:03d}.json"] = _dump(shard)
+        terms[shard_of(term, shard_count)].append(term)
+    for number, shard in enumerate(terms):  # encoded one shard at a time: the lists of ints are 60 MB in all
+        files[f"p/{number:03d}.json"] = _dump({term: _encode(postings[term]) for term in shard})
     for start in range(0, len(groups), GROUPS_PER_SHARD):
         files[f"g/{start // GROUPS_PER_SHARD:03d}.json"] = _dump(_group_shard(groups, documents, start))
     files["vocab.json"] = _dump(_vocabulary(surfaces))
@@ -199,8 +202,9 @@ def _counts(terms: list[str]) -> Counter:
 
 
 def _postings(groups: list[Group], documents: list[Document], doc_terms: list[list[str]],
-              title_terms: list[list[list[str]]], context_terms: list[list[list[str]]]) -> dict[str, list]:
-    """term → [(doc, integer BM25 weight)]: words, adjacent pairs and ``cites:``, statistics per language.
+              title_terms: list[list[list[str]]], context_terms: list[list[list[str]]]) -> dict[str, array]:
+    """term → its (doc, integer BM25 weight) entries, by document, each packed in one integer: words,
+    adjacent pairs and ``cites:``, statistics per language.
 
     A title's terms count ``TITLE_BOOST`` times more, so that a heading named like the query
     (``deathtouch``, 勝利条件) comes before the rules that merely use the word. The headings a
@@ -220,8 +224,13 @@ def _postings(groups: list[Group], documents: list[Document], doc_terms: list[li
     by_lang: dict[str, list[int]] = defaultdict(list)
     for doc_id, document in enumerate(documents):
         by_lang[groups[document.group].lang].append(doc_id)
-    postings: dict[str, list] = defaultdict(list)
+    # Each entry one integer, the document above its weight, in an array of its term: 1.35 million
+    # (doc, weight) tuples were 160 MB at the whole history, held to the end of the index.
+    postings: dict[str, array] = defaultdict(lambda: array("q"))
+    earlier: set[str] = set()  # terms of the languages done: one met again is sorted at the end
+    mixed: set[str] = set()
     for lang in sorted(by_lang):
+        earlier.update(postings)
         members = by_lang[lang]
         size = len(members)
         lengths = {d: sum(1 for t in doc_terms[d] if t) for d in members}
@@ -234,9 +243,13 @@ def _postings(groups: list[Group], documents: list[Document], doc_terms: list[li
             for term, tf in counts[doc_id].items():
                 idf = idfs.get(term)
                 if idf is not None:
-                    postings[term].append((doc_id, max(1, round(SCALE * idf * tf * (K1 + 1) / (tf + norm)))))
-    for term in postings:
-        postings[term].sort()
+                    weight = max(1, round(SCALE * idf * tf * (K1 + 1) / (tf + norm)))  # < 100 × 13 × 2.2
+                    postings[term].append(doc_id << WEIGHT_BITS | weight)
+                    if term in earlier:
+                        mixed.add(term)
+            counts[doc_id].clear()  # read for the last time
+    for term in mixed:  # each language's entries come in document order; two languages' interleave
+        postings[term] = array("q", sorted(postings[term]))
     return postings
 
 
@@ -267,16 +280,18 @@ def _average_lengths(groups: list[Group], documents: list[Document], lengths: di
     return averages
 
 
-def _encode(entries: list[tuple[int, int]]) -> list[int]:
+def _encode(entries: array) -> list[int]:
+    """A term's entries as the shards hold them: each document as the gap from the one before, then its weight."""
     flat: list[int] = []
     previous = 0
-    for doc_id, weight in entries:
+    for entry in entries:
+        doc_id, weight = entry >> WEIGHT_BITS, entry & WEIGHT_MASK
         flat.extend((doc_id - previous, weight))
         previous = doc_id
     return flat
 
 
-def _shard_count(postings: dict[str, list]) -> int:
+def _shard_count(postings: dict[str, array]) -> int:
     estimate = sum(len(term) * 3 + 6 * len(entries) for term, entries in postings.items())
     count = 1
     while estimate / count > SHARD_TARGET_BYTES:
@@ -331,14 +346,14 @@ def _stems(surfaces: Counter) -> dict[str, Counter]:
     return stems
 
 
-def _words(postings: dict[str, list]) -> dict[str, int]:
+def _words(postings: dict[str, array]) -> dict[str, int]:
     """English word → how many texts hold it: what a mistyped or unknown word is corrected to.
     Loaded only when a query word finds nothing."""
     return {term: len(entries) for term, entries in sorted(postings.items())
             if term.isascii() and term.isalpha() and len(term) >= 3}
 
 
-def word_forms(postings: dict[str, list]) -> dict[str, list[str]]:
+def word_forms(postings: dict[str, array]) -> dict[str, list[str]]:
     """English word → its other inflections in the texts, from the texts' own words: a word
     ending -ing or -ed joins the word it is made from when the rules print that word too
     (casting → cast, declared → declare, hitting → hit, copied → copy), and so does a noun made
@@ -360,7 +375,7 @@ def word_forms(postings: dict[str, list]) -> dict[str, list[str]]:
     return dict(sorted(forms.items()))
 
 
-def synonym_forms(postings: dict[str, list]) -> dict[str, list[str]]:
+def synonym_forms(postings: dict[str, array]) -> dict[str, list[str]]:
     """Japanese word → the other words of the texts that Sudachi's dictionary puts in one of its
     synonym groups (順番: 順序; 使用: 使う): a question asks in its own words (どの順番で) what the
     rules say in theirs (順序). A query word finds them as it finds an inflection, at ``SYNONYM_WEIGHT``.
