@@ -109,7 +109,7 @@ def align_pair(catalog: Catalog, memo: AlignmentMemo, game: str, lang: str, old_
     match_rewritten(alignment, old, new, left, right, vectors)
     match_within_sections(alignment, old, new, left, right, vectors)
     if alignment.new_complete:
-        find_splits(alignment, old, new, left, right, vectors, lang)
+        find_splits(alignment, old, new, left, right, vectors)
     for number in in_order(left):
         if alignment.new_complete:
             alignment.pairs.append(Pair(REMOVED, old[number], None, 0.0))

@@ -49,8 +49,7 @@ def _held_before(tokens: set[str], weight: float, before: RuleNumber | None, vec
     return math.fsum(vectors.idf.get(t, 0.0) for t in tokens & vectors.old[before]) / weight >= needed
 
 
-def find_splits(alignment: Alignment, old: dict, new: dict, left: set, right: set, vectors: Vectors,
-                 lang: str) -> None:
+def find_splits(alignment: Alignment, old: dict, new: dict, left: set, right: set, vectors: Vectors) -> None:
     """Old rules nobody continues whose sentences live on in other new rules.
 
     Each sentence of four or more words is looked up among all new rules; it is found
