@@ -223,6 +223,63 @@ def serve_dir():
         server.shutdown()
 
 
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+# The rules axe-core runs by default that can report a serious or critical violation: a rule's own
+# impact or one of its checks' (axe's metadata, read in the page, so an upgrade that changes a rule is
+# followed). The suite fails on those impacts only; the other default rules (region, heading-order, …:
+# 23 of 90 in axe 4.14) could never fail it and took a fifth to a quarter of each run.
+_SERIOUS_RULES = """() => {
+  const checks = axe._audit.data.checks || {};
+  const grave = impact => impact === "serious" || impact === "critical";
+  const impacts = rule => [rule.impact,
+    ...[...rule.any, ...rule.all, ...rule.none].map(check => (checks[check.id || check] || {}).impact)];
+  return axe._audit.rules.filter(rule => rule.enabled !== false && !rule.tags.includes("experimental")
+    && impacts(rule).some(grave)).map(rule => rule.id);
+}"""
+_RUN_AXE = """async (rules) => {
+  const result = await axe.run({runOnly: {type: "rule", values: rules}, resultTypes: ["violations"]});
+  return result.violations.filter(v => v.impact === "serious" || v.impact === "critical")
+    .map(v => ({id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map(n => n.target)}));
+}"""
+
+
+class _CachedFiles(http.server.SimpleHTTPRequestHandler):
+    """Serves axe-core with a day's freshness: Chromium then keeps the compiled script with its
+    cached copy, and a page after the second loads it without compiling 560 kB of JavaScript again
+    (0.25 s of CPU for each page ``add_script_tag(path=…)`` sent it as text)."""
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "public, max-age=86400")
+        super().end_headers()
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def serious_violations():
+    """``serious_violations(page)``: axe-core's serious and critical violations on the page as it
+    is now, each ``{id, impact, targets}`` (the first three nodes). axe is loaded from a local server
+    of its own (any origin may load a script), and runs the rules that could report either impact."""
+    import functools
+    import threading
+
+    server = QuietServer(("127.0.0.1", 0), functools.partial(_CachedFiles, directory=str(AXE.parent)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/{AXE.name}"
+    rules: list[str] = []
+
+    def violations(page) -> list[dict]:
+        page.add_script_tag(url=url)
+        if not rules:
+            rules.extend(page.evaluate(_SERIOUS_RULES))
+        return page.evaluate(_RUN_AXE, rules)
+
+    yield violations
+    server.shutdown()
+    server.server_close()
+
+
 @pytest.fixture(scope="session")
 def real_site(tmp_path_factory, subset_corpus, request) -> Path:
     """The site of the tests' corpus, built once per test run (mkdocs runs in strict mode).

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, ROOT
 
-from rules_kb.search.index import INDEX_DIR, write_search_index
+from rules_kb.search.index import INDEX_DIR
 from rules_kb.search.query import SearchIndex
 from rules_kb.search.standalone import write_standalone_site
 
@@ -90,11 +90,11 @@ def result_ids(hits: list[dict]) -> list[str]:
 
 
 @pytest.fixture(scope="session")
-def search_root(knowledge, tmp_path_factory) -> Path:
-    """The index of the whole corpus, as the site build writes it (``<docs>/search-index/``)."""
-    root = tmp_path_factory.mktemp("search-docs")
-    write_search_index(knowledge, root)
-    return root
+def search_root(real_site) -> Path:
+    """The index of the test subset as the site build wrote it (``<site>/search-index/``): the site is
+    built once per test run (``conftest.real_site``), where an index of its own cost each worker
+    12–18 s more; ``test_search.py`` checks it is the bytes ``build_index_files`` gives."""
+    return real_site
 
 
 @pytest.fixture(scope="session")

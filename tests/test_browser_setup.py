@@ -27,3 +27,18 @@ def test_a_request_leaving_the_machine_is_caught(browser, tmp_path, serve_dir):
     tab.wait_for_load_state("networkidle")
     context.close()
     assert outside == ["https://fonts.googleapis.com/x.png"]
+
+
+def test_axe_reports_the_serious_and_critical_violations_it_is_asked_for(page, serve_dir, tmp_path,
+                                                                           serious_violations):
+    """The suite's axe runs only the rules that can report a serious or critical violation; a page
+    with grey-on-white text, an image without alt text and a nameless button shows all three, and
+    the page's missing landmarks (moderate at most: not asked) are not reported."""
+    (tmp_path / "index.html").write_text(
+        '<!doctype html><html lang="en"><meta charset="utf-8"><title>t</title>'
+        '<p style="color:#bbb;background:#fff">faint words</p><img src="x.png"><button></button></html>',
+        encoding="utf-8",
+    )
+    page.goto(serve_dir(tmp_path))
+    found = {v["id"]: v["impact"] for v in serious_violations(page)}
+    assert found == {"color-contrast": "serious", "image-alt": "critical", "button-name": "critical"}

@@ -16,7 +16,7 @@ import json
 import re
 
 import pytest
-from conftest import ARTIFACTS, ROOT
+from conftest import ARTIFACTS
 from lxml import html as lxml_html
 from test_pages_browser import NAMES, UNTRANSLATED
 
@@ -167,14 +167,12 @@ def test_a_release_and_its_effective_date_are_told_apart(page, serve_dir, real_s
     assert chosen == "2009-07-08, effective 2009-07-11"
 
 
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-
-
 @pytest.mark.parametrize(("game", "lang", "old", "new", "rule"), [
     ("mtg", "en", "2008-10-01", "2009-07-08", "5"), ("dm", "ja", "2021-09-07", "1.48", "")])
 @pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
 @pytest.mark.parametrize("width", [390, 1280])
-def test_phone_width_console_and_axe(kept_context, serve_dir, real_site, game, lang, old, new, rule, locale, width):
+def test_phone_width_console_and_axe(kept_context, serve_dir, real_site, serious_violations, game, lang, old, new, rule,
+                                     locale, width):
     """At 390×844 the page is no wider than the screen; no console error; axe: nothing serious,
     in the English and the Japanese interface (a Japanese browser gets it on the Duel Masters pages)."""
     page = kept_context(width, locale).new_page()
@@ -189,11 +187,7 @@ def test_phone_width_console_and_axe(kept_context, serve_dir, real_site, game, l
             assert page.evaluate(UNTRANSLATED, list(NAMES)) == []
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"compare-{game}-{old}-{new}-{locale}-{width}.png"))
-        page.add_script_tag(path=str(AXE))
-        result = page.evaluate("axe.run({resultTypes: ['violations']})")
-        serious = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]
-                   if v["impact"] in ("serious", "critical")]
-        assert serious == []
+        assert serious_violations(page) == []
         assert errors == []
     finally:
         page.close()

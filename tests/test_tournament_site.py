@@ -11,10 +11,7 @@ import json
 from urllib.parse import urljoin
 
 import pytest
-from conftest import ROOT
 from site_helpers import file_of, parse
-
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 
 def test_section_page_shows_title_penalty_and_analogue(real_site):
@@ -51,7 +48,7 @@ def test_rule_page_lists_the_sections_citing_it(real_site):
     ("/dm/competition/10.3/", 390, "ja-JP"), ("/dm/competition/2025-05-01/", 390, "ja-JP"),
     ("/mtg/mtr/", 390, "en-US"),
 ])
-def test_pages_in_chromium(kept_context, serve_dir, real_site, path, width, locale):
+def test_pages_in_chromium(kept_context, serve_dir, real_site, serious_violations, path, width, locale):
     """No overflow at phone width, the Japanese interface for a Japanese reader, axe: nothing serious."""
     base = serve_dir(real_site)
     page = kept_context(width, locale).new_page()
@@ -65,10 +62,7 @@ def test_pages_in_chromium(kept_context, serve_dir, real_site, path, width, loca
             shown = page.evaluate("[...document.querySelectorAll('.rk-ui-ja')].filter(e => !e.hidden).length")
             assert shown > 0
             assert page.locator(".rk-ui-en").first.is_hidden()
-        page.add_script_tag(path=str(AXE))
-        result = page.evaluate("axe.run({resultTypes: ['violations']})")
-        serious = [(v["id"], v["impact"]) for v in result["violations"] if v["impact"] in ("serious", "critical")]
-        assert serious == []
+        assert serious_violations(page) == []
         assert errors == []
     finally:
         page.close()
