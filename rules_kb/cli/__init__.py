@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import signal
 import sys
@@ -81,7 +82,7 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 
 
 def _run(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
+    parser = _parser(DEFAULT_CORPUS)
     try:
         args = parser.parse_args(argv)
         return args.handler(args)
@@ -115,14 +116,23 @@ def _exit_on_signal(number: int, _frame: object) -> None:
     raise SystemExit(128 + number)
 
 
-def build_parser() -> argparse.ArgumentParser:
+@functools.lru_cache(maxsize=2)
+def _parser(corpus: Path) -> argparse.ArgumentParser:
+    """The parser, built once per process and default corpus: ``main`` also runs in-process (the
+    tests ask it thousands of questions), and a build costs 11–15 ms, every help string looked up
+    in gettext's catalogues. Parsing leaves a parser as it was, so one serves every call."""
+    return build_parser(corpus)
+
+
+def build_parser(corpus: Path | None = None) -> argparse.ArgumentParser:
+    """Every command's arguments; ``--corpus`` defaults to ``corpus`` (else ``DEFAULT_CORPUS``)."""
     parser = ArgumentParser(
         prog="rules-kb",
         description="Trading-card-game comprehensive rules: ingest, cross-reference, align and diff, explain.",
         epilog=OUTPUT_HELP,
     )
     parser.add_argument(
-        "--corpus", type=Path, default=DEFAULT_CORPUS,
+        "--corpus", type=Path, default=DEFAULT_CORPUS if corpus is None else corpus,
         help="corpus folder holding manifest.toml (default: the repository's corpus/)",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
