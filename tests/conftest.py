@@ -127,8 +127,8 @@ def file_context(browser):
     its own, so its pages have an origin (storage) of their own, and the ``page`` fixture clears
     what a test stored. Service workers are blocked here: a site's worker fetches every file it
     keeps offline, in the background, after the page that registered it has closed.
-    ``tests/test_offline_browser.py`` (the worker's own tests) and ``tests/test_pages_browser.py``
-    open pages with the worker at work."""
+    ``tests/test_offline_browser.py`` (the worker's own tests) and two of ``tests/test_pages_browser.py``'s
+    four tabs (one per interface language) open pages with the worker at work."""
     # An English browser: these tests read the interface's English words (tests/test_pages_browser.py
     # opens every page type in both interface languages).
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US", service_workers="block")
