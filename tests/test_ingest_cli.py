@@ -46,3 +46,91 @@ def test_model_holds_the_seed_facts(cli, tmp_path):
     assert any(a["code"] == "merged-line" for a in anomalies)
     for record in rules:
         assert {"game", "lang", "version", "number", "text", "examples", "document", "span"} <= set(record)
+
+
+def _parses(monkeypatch) -> list[str]:
+    """The ids of the documents parsed from here on (one process: ``RULES_KB_WORKERS=1``)."""
+    from rules_kb.ingest import pipeline
+
+    parsed: list[str] = []
+    real = pipeline.parse_bytes
+
+    def counting(data, meta):
+        parsed.append(meta.id)
+        return real(data, meta)
+
+    monkeypatch.setenv("RULES_KB_WORKERS", "1")
+    monkeypatch.setattr(pipeline, "parse_bytes", counting)
+    return parsed
+
+
+def test_a_second_ingest_reads_back_every_report_and_parses_only_what_changed(cli, tmp_path, monkeypatch):
+    """The ingest cache: the same corpus and code give the same lines and model without a parse; a
+    report that is gone (as for a document just added) is the only document parsed again."""
+    from rules_kb.assemble.ingested import FOLDER
+    from rules_kb.cli import common
+
+    cache = tmp_path / "cache"
+    monkeypatch.setattr(common, "DEFAULT_CACHE", cache)
+    parsed = _parses(monkeypatch)
+    runs = []
+    for name in ("first", "second", "third"):
+        path = tmp_path / f"{name}.jsonl"
+        code, out, err = cli("ingest", "--anomalies", "--json", str(path))
+        assert (code, err) == (0, "")
+        runs.append((out, path.read_bytes(), list(parsed)))
+        parsed.clear()
+        if name == "second":
+            reports = sorted((cache / FOLDER).iterdir())
+            assert len(reports) == len(SUBSET)
+            reports[0].unlink()
+    assert runs[0][2] == [m.id for m in SUBSET]  # the first run parsed every document
+    assert runs[1][2] == []
+    assert len(runs[2][2]) == 1
+    assert runs[0][:2] == runs[1][:2] == runs[2][:2]  # the same lines printed, the same model bytes
+    assert "seed-002: 34 rules, 2 examples, 0 terms, 20 anomalies" in runs[1][0]
+
+
+def test_ingest_fills_the_parse_cache_the_build_reads(cli, tmp_path, monkeypatch):
+    """After `ingest`, building the knowledge base parses nothing: ingest kept each parse as the build
+    would have kept it (the same bytes, under the same name)."""
+    from conftest import CORPUS
+
+    from rules_kb.assemble.knowledge import KnowledgeReport, parse_documents
+    from rules_kb.cli import common
+    from rules_kb.ingest.corpus import MANIFEST, load_manifest, manifest_entry
+
+    ids = ["seed-000", "seed-002", "mtg-cr-2024-11-08"]
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for entry in CORPUS.iterdir():
+        if entry.name != MANIFEST:
+            (corpus / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
+    metas = [m for m in load_manifest(CORPUS) if m.id in ids]
+    (corpus / MANIFEST).write_text("\n".join(manifest_entry(m) for m in metas), encoding="utf-8")
+    monkeypatch.setattr(common, "DEFAULT_CACHE", tmp_path / "ingest-cache")
+    assert cli("--corpus", str(corpus), "ingest")[0] == 0
+    parsed = _parses(monkeypatch)
+    report = KnowledgeReport()
+    documents = parse_documents(corpus, tmp_path / "ingest-cache", report)
+    assert (report.parses_reused, parsed) == (len(ids), [])
+    assert [d.meta.id for d in documents] == [m.id for m in metas]
+    parse_documents(corpus, tmp_path / "build-cache", KnowledgeReport())  # the build's own entries
+    kept = {p.name: p.read_bytes() for p in (tmp_path / "ingest-cache" / "parsed").iterdir()}
+    built = {p.name: p.read_bytes() for p in (tmp_path / "build-cache" / "parsed").iterdir()}
+    assert kept == built and len(kept) == len(ids)
+
+
+def test_a_damaged_report_is_read_as_missing_with_one_warning(cli, tmp_path, monkeypatch):
+    from rules_kb.assemble.ingested import FOLDER
+    from rules_kb.cli import common
+
+    cache = tmp_path / "cache"
+    monkeypatch.setattr(common, "DEFAULT_CACHE", cache)
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    assert cli("ingest", "--json", str(first))[0] == 0
+    report = sorted((cache / FOLDER).iterdir())[-1]
+    report.write_bytes(report.read_bytes().replace(b"rules", b"RULES", 1))  # edited in place
+    code, _, err = cli("ingest", "--json", str(second))
+    assert code == 0 and first.read_bytes() == second.read_bytes()
+    assert err.count("\n") == 1 and err.startswith("warning: the ingest cache: ") and "rebuilt" in err

@@ -83,9 +83,12 @@ def test_the_worker_count_is_read_from_the_environment():
 
 
 def test_ingest_writes_the_same_model_from_one_process_and_two(cli, tmp_path, monkeypatch):
+    from rules_kb.cli import common
+
     outputs = {}
     for workers in ("1", "2"):
         monkeypatch.setenv("RULES_KB_WORKERS", workers)
+        monkeypatch.setattr(common, "DEFAULT_CACHE", tmp_path / f"cache-{workers}")  # each run parses every document
         path = tmp_path / f"model-{workers}.jsonl"
         code, out, err = cli("ingest", "--anomalies", "--json", str(path))
         assert (code, err) == (0, "")

@@ -123,7 +123,7 @@ def read_snapshot(corpus: Path, cache_dir: Path) -> Knowledge | None:
 # Parsing, one document at a time
 
 
-def _document_key(meta: DocumentMeta, parser: str) -> str:
+def document_key(meta: DocumentMeta, parser: str) -> str:
     entry = json.dumps({**meta.__dict__}, ensure_ascii=False, sort_keys=True, default=list)
     return hashlib.sha256(f"{meta.sha256}\n{entry}\n{parser}".encode()).hexdigest()[:32]
 
@@ -147,7 +147,7 @@ def parse_documents(corpus: Path, cache_dir: Path | None, report: KnowledgeRepor
     damaged: list[str] = []
     for meta in metas:
         data = read_document_bytes(corpus, meta)  # checked against the manifest's sha256, cache or not
-        path = cache_dir / "parsed" / f"{_document_key(meta, parser)}.json" if cache_dir else None
+        path = cache_dir / "parsed" / f"{document_key(meta, parser)}.json" if cache_dir else None
         cached = _read_json(path, document_from_record, damaged) if path else None
         if cached is not None and cached.meta == meta:
             found[meta.id] = cached
@@ -177,7 +177,7 @@ def _version_digest(catalog: Catalog, key: tuple[str, str, str], parser: str) ->
     hashing every text, without reading a text.
     """
     info: VersionInfo = catalog.versions[key]
-    keys = [_document_key(catalog.documents[doc].meta, parser) for doc in info.documents]
+    keys = [document_key(catalog.documents[doc].meta, parser) for doc in info.documents]
     return hashlib.sha256(json.dumps([list(key), keys]).encode()).hexdigest()
 
 
@@ -255,7 +255,7 @@ def remember_addition(cache_dir: Path, catalog: Catalog, memo: AlignmentMemo, do
     compute them again. Entries are named by content as the build names them, so one the build
     would name otherwise is simply never read."""
     parser, aligner = source_hash(PARSING), source_hash(ALIGNING)
-    _write_json(cache_dir / "parsed" / f"{_document_key(document.meta, parser)}.json", document_record(document))
+    _write_json(cache_dir / "parsed" / f"{document_key(document.meta, parser)}.json", document_record(document))
     for (game, lang, old, new, relevant), alignment in list(memo.items()):
         if not (catalog.versions[(game, lang, old)].complete and catalog.versions[(game, lang, new)].complete):
             continue
@@ -296,5 +296,5 @@ def _write_json(path: Path, record: dict) -> None:
     write_cache_file(path, json.dumps(record, ensure_ascii=False, separators=(",", ":")))
 
 
-__all__ = ["Knowledge", "KnowledgeReport", "build_knowledge", "cache_key", "load_knowledge", "read_snapshot",
-           "remember_addition"]
+__all__ = ["Knowledge", "KnowledgeReport", "build_knowledge", "cache_key", "document_key", "load_knowledge",
+           "read_snapshot", "remember_addition"]

@@ -65,24 +65,25 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_ingest(args: argparse.Namespace) -> int:
-    from rules_kb.assemble.parallel import map_in_order
-    from rules_kb.ingest.corpus import read_document_bytes
+    from rules_kb.assemble.ingested import ingest_documents
+    from rules_kb.cli import common
     from rules_kb.ingest.pipeline import select_documents
     from rules_kb.render.output import write_atomically
 
     metas = select_documents(args.corpus, args.only)
-    documents = map_in_order(_ingest_one, ((read_document_bytes(args.corpus, m), m, args.anomalies) for m in metas))
+    reports = ingest_documents(args.corpus, metas, common.cache(), describe_ingested)
     incomplete: list[str] = []
 
     def lines():
-        """Each document's summary printed and its model lines written as it is parsed (two at a time,
-        in manifest order), never the whole model held; an incomplete one fails the file at the end."""
-        for document_id, said, model, complete in documents:
-            for line in said:
+        """Each document's summary printed and its model lines written as it is parsed or read back from
+        the ingest cache (in manifest order), never the whole model held; an incomplete one fails the
+        file at the end."""
+        for report in reports:
+            for line in report["said"] + (report["anomalies"] if args.anomalies else []):
                 say(line)
-            if not complete:
-                incomplete.append(document_id)
-            yield from model
+            if not report["complete"]:
+                incomplete.append(report["document"])
+            yield from report["model"]
         if incomplete and args.json is not None:
             raise _Incomplete
 
@@ -105,15 +106,14 @@ class _Incomplete(Exception):
     """Raised inside the model's writer so that its temporary file is discarded."""
 
 
-def _ingest_one(data: bytes, meta, anomalies: bool) -> tuple[str, list[str], list[str], bool]:
-    """One document parsed (in a worker process): its id, the lines to print, its model lines, and
-    whether it is wholly accounted."""
-    from rules_kb.ingest.pipeline import parse_bytes
+def describe_ingested(item) -> dict:
+    """What ``ingest`` reports of one parsed document (in a worker process; kept by the ingest cache):
+    its id, summary line, anomaly lines, model lines and whether it is wholly accounted."""
     from rules_kb.render.textformat import model_lines, summarise
 
-    item = parse_bytes(data, meta)
-    said = [summarise(item), *(f"  {a.describe()}" for a in item.parsed.anomalies if anomalies)]
-    return meta.id, said, list(model_lines([item])), item.accounting.complete
+    return {"document": item.parsed.meta.id, "said": [summarise(item)],
+            "anomalies": [f"  {a.describe()}" for a in item.parsed.anomalies],
+            "model": list(model_lines([item])), "complete": item.accounting.complete}
 
 
 def run_parse(args: argparse.Namespace) -> int:
