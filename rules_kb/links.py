@@ -15,14 +15,18 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from urllib.parse import quote, urlsplit
 
 from rules_kb.numbers import RuleNumber
 
+_PLAIN = re.compile(r"[A-Za-z0-9_.~-]*")  # what ``quote(..., safe="-._~")`` leaves as it is
+
 
 def _part(text: str) -> str:
     """One path segment. Labels and numbers are ASCII today; quote anything else, never ``/``."""
-    return quote(str(text), safe="-._~")
+    text = str(text)
+    return text if _PLAIN.fullmatch(text) else quote(text, safe="-._~")
 
 
 def section_of(number: RuleNumber) -> str:
@@ -143,15 +147,27 @@ def relative(from_page: str, to: str) -> str:
 
     Relative links let the built site be served under any prefix or opened from a folder.
     """
-    base = [p for p in from_page.split("/")[:-1] if p]
-    target, hashmark, fragment = to.partition("#")
-    parts = target.split("/")
-    dirs, leaf = [p for p in parts[:-1] if p], parts[-1]
+    base = _folders(from_page)
+    dirs, leaf, hashmark, fragment = _target(to)
     common = 0
     while common < min(len(base), len(dirs)) and base[common] == dirs[common]:
         common += 1
     path = "../" * (len(base) - common) + "".join(f"{d}/" for d in dirs[common:]) + leaf
     return (path or "./") + (hashmark + fragment)
+
+
+@lru_cache(maxsize=256)
+def _folders(page: str) -> tuple[str, ...]:
+    """A page's folders (``/dm/rule/507.2a/`` → dm, rule, 507.2a): every link of a page reads them."""
+    return tuple(p for p in page.split("/")[:-1] if p)
+
+
+@lru_cache(maxsize=1 << 16)
+def _target(to: str) -> tuple[tuple[str, ...], str, str, str]:
+    """A link target's folders, its last part and its fragment: pages link to the same targets again and again."""
+    target, hashmark, fragment = to.partition("#")
+    parts = target.split("/")
+    return tuple(p for p in parts[:-1] if p), parts[-1], hashmark, fragment
 
 
 # Where a built site says it lives when the build is not told (``rules-kb build --base-url``): the

@@ -78,8 +78,14 @@ class RuleNumber:
         return self.section // 100
 
     def sort_key(self) -> tuple[int, int, str]:
-        return (self.section, ABSENT["rule"] if self.rule is None else self.rule,
-                ABSENT["letter"] if self.letter is None else self.letter)
+        # Made once per number and kept beside the fields, as the spelling is: a site build sorts
+        # numbers millions of times (``sorted`` on a list of numbers calls ``__lt__``, two keys each).
+        try:
+            return self.__dict__["_key"]
+        except KeyError:
+            key = self.__dict__["_key"] = (self.section, ABSENT["rule"] if self.rule is None else self.rule,
+                                           ABSENT["letter"] if self.letter is None else self.letter)
+            return key
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, RuleNumber):

@@ -128,10 +128,15 @@ def document_key(meta: DocumentMeta, parser: str) -> str:
     return hashlib.sha256(f"{meta.sha256}\n{entry}\n{parser}".encode()).hexdigest()[:32]
 
 
-def _parse_one(data: bytes, meta: DocumentMeta) -> dict:
+def _parse_one(data: bytes, meta: DocumentMeta, path: Path | None) -> dict:
+    """A document's parse as a record, kept at ``path`` by the worker that made it (encoding a
+    record is as much CPU as converting it back, and the parent has the conversion to do)."""
     from rules_kb.ingest.pipeline import parse_bytes
 
-    return document_record(parse_bytes(data, meta).parsed)
+    record = document_record(parse_bytes(data, meta).parsed)
+    if path:
+        _write_json(path, record)
+    return record
 
 
 def parse_documents(corpus: Path, cache_dir: Path | None, report: KnowledgeReport) -> list[ParsedDocument]:
@@ -155,9 +160,7 @@ def parse_documents(corpus: Path, cache_dir: Path | None, report: KnowledgeRepor
         else:
             missing.append((meta, data, path))
     warn_rebuilt(damaged, "the parsed-document cache")
-    for (meta, _, path), record in zip(missing, _run(_parse_one, [(d, m) for m, d, _ in missing]), strict=True):
-        if path:
-            _write_json(path, record)
+    for (meta, _, _), record in zip(missing, _run(_parse_one, [(d, m, p) for m, d, p in missing]), strict=True):
         found[meta.id] = document_from_record(record)
         report.parsed.append(meta.id)
     for document in found.values():
@@ -195,10 +198,13 @@ def relevant_forced(forced: list[ForcedMatch], game: str, lang: str, old: str, n
     return tuple(m for m in forced if (m.game, m.lang, m.old_version, m.new_version) == (game, lang, old, new))
 
 
-def _align_one(catalog: Catalog, game: str, lang: str, old: str, new: str, relevant: tuple) -> dict:
+def _align_one(catalog: Catalog, game: str, lang: str, old: str, new: str, relevant: tuple, path: Path) -> dict:
+    """An adjacent pair's alignment as a record, kept at ``path`` by the worker that made it."""
     from rules_kb.compare.align import align_pair
 
-    return alignment_record(align_pair(catalog, AlignmentMemo(), game, lang, old, new, relevant))
+    record = alignment_record(align_pair(catalog, AlignmentMemo(), game, lang, old, new, relevant))
+    _write_json(path, record)
+    return record
 
 
 def _two_versions(catalog: Catalog, game: str, lang: str, old: str, new: str) -> Catalog:
@@ -233,13 +239,12 @@ def align_adjacent(catalog: Catalog, memo: AlignmentMemo, forced: list[ForcedMat
         else:
             missing.append((game, lang, old, new, relevant, path))
     warn_rebuilt(damaged, "the alignment cache")
-    jobs = [(_two_versions(catalog, g, lg, o, n), g, lg, o, n, r) for g, lg, o, n, r, _ in missing]
-    for (game, lang, old, new, relevant, path), record in zip(missing, _run(_align_one, jobs), strict=True):
+    jobs = [(_two_versions(catalog, g, lg, o, n), g, lg, o, n, r, p) for g, lg, o, n, r, p in missing]
+    for (game, lang, old, new, relevant, _), record in zip(missing, _run(_align_one, jobs), strict=True):
         old_texts, new_texts = pick_texts(catalog, game, lang, old), pick_texts(catalog, game, lang, new)
         memo[(game, lang, old, new, relevant)] = alignment_from_record(
             record, old_texts.__getitem__, new_texts.__getitem__)
         report.aligned.append(f"{game} {lang} {old} -> {new}")
-        _write_json(path, record)
 
 
 def _alignment_path(cache_dir: Path, aligner: str, pair: tuple[str, str, str, str], old_digest: str,

@@ -15,10 +15,14 @@ from dataclasses import dataclass
 
 from rules_kb import links
 
+# The characters ``html.escape(..., quote=True)`` replaces: most texts of a page hold none of them.
+_SPECIAL = re.compile("[&<>\"']")
+
 
 def esc(text: object) -> str:
     """Text (never markup) for an element's content or a quoted attribute."""
-    return html.escape(str(text), quote=True)
+    text = str(text)
+    return html.escape(text, quote=True) if _SPECIAL.search(text) else text
 
 
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -41,20 +45,25 @@ def release_date(label: str, date: str | None) -> str:
     return f"effective {date} (file date {label})" if ISO_DATE.fullmatch(label) else date
 
 
+_NAMES: dict[str, str] = {}  # keyword → attribute name (``class_`` → ``class``), spelt once each
+
+
 def attrs(**values: object) -> str:
     """`` name="value"`` pairs, escaped; ``None`` and ``False`` values are left out, ``class_`` → ``class``."""
     out = []
     for name, value in values.items():
         if value is None or value is False:
             continue
-        name = name.rstrip("_").replace("_", "-")
-        out.append(f' {name}' if value is True else f' {name}="{esc(value)}"')
+        spelt = _NAMES.get(name)
+        if spelt is None:
+            spelt = _NAMES[name] = name.rstrip("_").replace("_", "-")
+        out.append(f' {spelt}' if value is True else f' {spelt}="{esc(value)}"')
     return "".join(out)
 
 
 def element(tag: str, content: str = "", **values: object) -> str:
     """``<tag ...>content</tag>``; ``content`` is already HTML."""
-    return f"<{tag}{attrs(**values)}>{content}</{tag}>"
+    return f"<{tag}{attrs(**values)}>{content}</{tag}>" if values else f"<{tag}>{content}</{tag}>"
 
 
 SHORT_LABEL = 40  # characters: a link this short holding a date is kept on one line on a phone

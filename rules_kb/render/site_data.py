@@ -87,7 +87,20 @@ class SiteData:
 
     @cached_property
     def _glossaries(self) -> set[tuple[str, str, str]]:
-        return {(t.game, t.lang, t.version) for doc in self.catalog.documents.values() for t in doc.terms}
+        return set(self._glossary_entries)
+
+    def glossary_entries(self, game: str, lang: str, label: str) -> list[tuple[str, str]]:
+        """A version's glossary as (term, definition), in document then glossary order."""
+        return self._glossary_entries.get((game, lang, label), [])
+
+    @cached_property
+    def _glossary_entries(self) -> dict[tuple[str, str, str], list[tuple[str, str]]]:
+        """Every version's glossary, gathered once: what's new asks for two per release."""
+        entries: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
+        for doc in self.catalog.documents.values():
+            for t in doc.terms:
+                entries.setdefault((t.game, t.lang, t.version), []).append((t.term, t.definition))
+        return entries
 
     def current_version(self, game: str, lang: str, number: RuleNumber) -> str | None:
         """The version whose text of ``number`` is today's in a language: the newest that holds it,

@@ -196,11 +196,8 @@ def glossary_block(site: SiteData, game: str, lang: str, old: str, new: str) -> 
     """Terms the release added, removed and reworded, each linking its term page; "" without glossaries."""
     from rules_kb.compare.glossary import compare_glossaries
 
-    def entries(version: str) -> list[tuple[str, str]]:
-        return [(t.term, t.definition) for doc in site.catalog.documents.values() for t in doc.terms
-                if (t.game, t.lang, t.version) == (game, lang, version)]
-
-    changes = compare_glossaries(old, entries(old), new, entries(new))
+    changes = compare_glossaries(old, site.glossary_entries(game, lang, old), new,
+                                 site.glossary_entries(game, lang, new))
     if not changes.compared or not changes.changed:
         return ""
     path = links.whats_new_page(game, lang, new)
