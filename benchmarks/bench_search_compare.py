@@ -17,19 +17,17 @@ expected rules as ``tests/test_search_quality``. Prints one row per search.
 from __future__ import annotations
 
 import argparse
-import functools
 import html
-import http.server
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+from bench_search import serve  # noqa: E402  (the static server in a process of its own)
 from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from search_support import (  # noqa: E402
     QUERIES,
@@ -82,16 +80,6 @@ def write_pages(knowledge, docs: Path) -> int:
         page = docs / "r" / f"{page_name(group)}.md"
         page.write_text(f"# {group.number} {group.game} {group.lang}\n\n{body}\n", encoding="utf-8")
     return len(groups)
-
-
-def serve(folder: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
 def rule_of(url: str) -> str | None:

@@ -329,18 +329,28 @@
         self.forms = new Map(Object.entries(loaded[2]));
         self.synonyms = new Map(Object.entries(loaded[3]));
         self.stopWords = new Set(self.meta.stopWords);
-        self.byNumber = new Map();
-        self.meta.groupNumber.forEach(function (number, group) {
-          if (!self.byNumber.has(number)) self.byNumber.set(number, []);
-          self.byNumber.get(number).push(group);
-        });
-        for (const number of self.byNumber.keys()) {  // current rules first, then the era's others
-          self.byNumber.get(number).sort(function (a, b) { return self.meta.groupCurrent[b] - self.meta.groupCurrent[a]; });
-        }
         return self;
       });
     }
     return this.ready;
+  };
+
+  // The groups holding a rule number, current rules first, then the era's others: made on the first
+  // question naming a number (a map over every group, 15-25 ms of a cold page that words need not wait for).
+  Index.prototype.groupsOf = function (number) {
+    if (!this.byNumber) {
+      const meta = this.meta;
+      const map = new Map();
+      meta.groupNumber.forEach(function (n, group) {
+        if (!map.has(n)) map.set(n, []);
+        map.get(n).push(group);
+      });
+      for (const groups of map.values()) {
+        groups.sort(function (a, b) { return meta.groupCurrent[b] - meta.groupCurrent[a]; });
+      }
+      this.byNumber = map;
+    }
+    return this.byNumber.get(number) || [];
   };
 
   Index.prototype.words = function () {
@@ -571,7 +581,7 @@
     const byGroup = new Map(ranked.map(function (item) { return [item[0], item]; }));
     if (number !== null) {
       const exact = [];
-      for (const g of (index.byNumber.get(number) || []).concat(meta.formerNumbers[number] || [])) {
+      for (const g of index.groupsOf(number).concat(meta.formerNumbers[number] || [])) {
         if (!exact.includes(g) && allowed[meta.groupLanguage[g]]) exact.push(g);
       }
       const seen = new Set(exact);
