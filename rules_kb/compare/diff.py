@@ -20,8 +20,9 @@ from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from difflib import SequenceMatcher
 from functools import lru_cache
+
+from cydifflib import SequenceMatcher  # difflib's, compiled: the same opcodes (tests/test_diff.py)
 
 from rules_kb.compare.editorial import Change, classify_change, hyphens_inside_words
 from rules_kb.compare.rewording import forget_folds, rewording_reason

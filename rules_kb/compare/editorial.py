@@ -37,7 +37,8 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from difflib import SequenceMatcher
+
+from cydifflib import SequenceMatcher  # difflib's, compiled: the same opcodes (tests/test_diff.py)
 
 from rules_kb.tokens import QUOTE_FOLD, Token, fold_latin
 
