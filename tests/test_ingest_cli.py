@@ -95,19 +95,15 @@ def test_ingest_fills_the_parse_cache_the_build_reads(cli, tmp_path, monkeypatch
     """After `ingest`, building the knowledge base parses nothing: ingest kept each parse as the build
     would have kept it (the same bytes, under the same name)."""
     from conftest import CORPUS
+    from test_site_reuse import corpus_of
 
     from rules_kb.assemble.knowledge import KnowledgeReport, parse_documents
     from rules_kb.cli import common
-    from rules_kb.ingest.corpus import MANIFEST, load_manifest, manifest_entry
+    from rules_kb.ingest.corpus import load_manifest
 
-    ids = ["seed-000", "seed-002", "mtg-cr-2024-11-08"]
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    for entry in CORPUS.iterdir():
-        if entry.name != MANIFEST:
-            (corpus / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
+    ids = ("seed-000", "seed-002", "mtg-cr-2024-11-08")
+    corpus = corpus_of(tmp_path / "corpus", ids)
     metas = [m for m in load_manifest(CORPUS) if m.id in ids]
-    (corpus / MANIFEST).write_text("\n".join(manifest_entry(m) for m in metas), encoding="utf-8")
     monkeypatch.setattr(common, "DEFAULT_CACHE", tmp_path / "ingest-cache")
     assert cli("--corpus", str(corpus), "ingest")[0] == 0
     parsed = _parses(monkeypatch)
