@@ -130,3 +130,20 @@ def test_a_damaged_report_is_read_as_missing_with_one_warning(cli, tmp_path, mon
     code, _, err = cli("ingest", "--json", str(second))
     assert code == 0 and first.read_bytes() == second.read_bytes()
     assert err.count("\n") == 1 and err.startswith("warning: the ingest cache: ") and "rebuilt" in err
+
+
+def test_ingest_without_a_usable_cache_folder_says_so_and_writes_the_model(cli, tmp_path, monkeypatch):
+    """A file where the cache folder belongs stops every question; `ingest`, which needs no cache,
+    says so in one note and parses every document."""
+    from rules_kb.cli import common
+
+    blocked = tmp_path / "cache"
+    blocked.write_text("not a folder", encoding="utf-8")
+    with_cache, without = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    monkeypatch.setattr(common, "DEFAULT_CACHE", tmp_path / "usable")
+    assert cli("ingest", "--json", str(with_cache))[0] == 0
+    monkeypatch.setattr(common, "DEFAULT_CACHE", blocked)
+    code, out, err = cli("ingest", "--json", str(without))
+    assert code == 0 and without.read_bytes() == with_cache.read_bytes() and len(out.splitlines()) == len(SUBSET)
+    assert err.count("\n") == 1 and err.startswith("note: ") and "ingesting without the cache" in err
+    assert "regular file" in err and blocked.read_text(encoding="utf-8") == "not a folder"

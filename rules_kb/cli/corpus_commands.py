@@ -67,11 +67,17 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run_ingest(args: argparse.Namespace) -> int:
     from rules_kb.assemble.ingested import ingest_documents
     from rules_kb.cli import common
+    from rules_kb.errors import UsageError
     from rules_kb.ingest.pipeline import select_documents
     from rules_kb.render.output import write_atomically
 
     metas = select_documents(args.corpus, args.only)
-    reports = ingest_documents(args.corpus, metas, common.cache(), describe_ingested)
+    try:
+        cache = common.cache()
+    except UsageError as exc:  # ingest needs no cache: without one it parses every document, as it always did
+        common.warn(f"note: {exc}; ingesting without the cache")
+        cache = None
+    reports = ingest_documents(args.corpus, metas, cache, describe_ingested)
     incomplete: list[str] = []
 
     def lines():
