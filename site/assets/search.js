@@ -456,9 +456,9 @@
     return pieces;
   }
 
-  function held(meta, number, allowed) {  // query.py's _held
-    const groups = [];
-    meta.groupNumber.forEach(function (n, g) { if (n === number) groups.push(g); });
+  function held(index, number, allowed) {  // query.py's _held
+    const meta = index.meta;
+    const groups = index.groupsOf(number);
     const former = Object.prototype.hasOwnProperty.call(meta.formerNumbers, number) ? meta.formerNumbers[number] : [];
     return groups.concat(former).some(function (g) { return allowed[meta.groupLanguage[g]]; });
   }
@@ -524,7 +524,7 @@
     const notes = [];
     if (number === null) {
       const guess = runTogether(query);
-      if (guess !== null && held(meta, guess, allowed)) {
+      if (guess !== null && held(index, guess, allowed)) {
         number = guess;
         notes.push("did you mean " + guess + "? showing it");
       }
