@@ -51,6 +51,40 @@ def test_a_japanese_browser_gets_japanese_labels_and_the_same_rule_text(open_in,
     assert home.locator(".rk-ui-ja").is_visible() and not home.locator(".rk-ui-en").is_visible()
 
 
+def test_the_search_status_speaks_japanese_phrase_by_phrase(open_in):
+    """The count and each note of a search are put into Japanese one by one: joined into one
+    text, "2 results · did you mean 507.2a? showing it" matched no phrase of the table."""
+    search = open_in("ja-JP", "search/?q=5072a")
+    search.wait_for_function("document.querySelectorAll('#rk-results .rk-hit').length > 0")
+    status = search.locator("#rk-status")
+    assert status.inner_text() == "2 件 · もしかして 507.2a? その結果を表示"
+    badges = search.locator("#rk-results .rk-badge").all_inner_texts()
+    assert sorted(badges) == ["デュエル・マスターズ · 日本語", "デュエル・マスターズ · 英語"]  # 1.48 and 1.38
+    search.click("button.rk-ui-switch")
+    assert status.inner_text() == "2 results · did you mean 507.2a? showing it"
+
+
+def test_a_date_inside_a_name_stays_part_of_the_name(open_in):
+    """The game's home lists versions and notices by name; a name holding a date
+    ("dm-notice-2021-09-07") is not a date to put into Japanese, the date beside it is."""
+    home = open_in("ja-JP", "dm/")
+    notices = home.locator("table.rk-notices tbody tr")
+    assert notices.count() > 0
+    dated = 0
+    for row in range(notices.count()):
+        date, name = notices.nth(row).locator("td").nth(0), notices.nth(row).locator("td a").first
+        folder = name.get_attribute("href").split("/")[-2]
+        assert name.inner_text() == folder  # notice/NAME/: the name as the address has it
+        if folder.startswith("dm-notice-"):  # a notice named by its date: the date cell is that date
+            y, m, d = (int(part) for part in folder.removeprefix("dm-notice-").split("-"))
+            assert date.inner_text() == f"{y}年{m}月{d}日"
+            dated += 1
+    assert dated > 0
+    labels = home.locator("a[href^='ja/before-']")
+    assert labels.count() > 0 and all(label.startswith("before-") and "年" not in label
+                                      for label in labels.all_inner_texts())
+
+
 def test_magic_pages_stay_english(browser, serve_dir, real_site):
     context = browser.new_context(locale="ja-JP")
     try:

@@ -6,6 +6,7 @@ reads the same in JavaScript as in Python.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import subprocess
@@ -38,3 +39,14 @@ def test_ui_js_holds_no_word_of_the_table():
 def test_the_build_writes_the_table(real_site):
     assert (real_site / SCRIPT).read_text(encoding="utf-8") == interface_script()
     assert "window.rulesKbInterface = " in interface_script()
+
+
+def test_every_kind_a_notice_page_names_is_in_the_table(real_site):
+    """Each entry of a Duel Masters notice page is labelled by its kind (a residue's kind from
+    ``sources/``, "rule text, version …"): a kind the table lacks stays English in a Japanese page."""
+    kinds = {html.unescape(kind) for page in (real_site / "dm" / "notice").glob("*/index.html")
+             for kind in re.findall(r'class="rk-kind">([^<]+)<', page.read_text(encoding="utf-8"))}
+    assert {"change-marker", "event-rules"} <= kinds  # the change notices' own marks (sources/change_notice)
+    untranslated = [kind for kind in sorted(kinds) if kind not in WORDS
+                    and not any(re.fullmatch(pattern, kind) for pattern, _ in PATTERNS)]
+    assert untranslated == []

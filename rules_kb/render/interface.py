@@ -145,6 +145,7 @@ WORDS: dict[str, str] = {
     # what a notice prints besides rules: its residue's kinds and marks (sources/)
     "table": "表", "meta": "メタ情報", "faq": "よくある質問", "ruling": "裁定", "editions": "版の一覧", "tag": "タグ",
     "ordered": "番号つきの項目", "footnote": "脚注", "header": "ヘッダー", "footer": "フッター",
+    "change-marker": "変更の目印", "event-rules": "大会ルール",
     "Duel Masters: all versions and notices": "デュエル・マスターズ: すべての版と告知",
     # search
     "every game": "すべてのゲーム", "every language": "すべての言語", "Game": "ゲーム", "Language": "言語",
@@ -275,7 +276,7 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     (r"^nothing found; nearest terms: (.+)$", "見つかりません。近い語: {1}"),
     (r"^did you mean (.+)\? showing it$", "もしかして {1}? その結果を表示"),
     (r"^no text has (.+); showing (.+)$", "{1} を含む文はありません。{2} を表示"),
-    (r"^(Duel Masters|Magic) · (.+)$", "{1:word} · {2}"),
+    (r"^(Duel Masters|Magic) · (.+)$", "{1:word} · {2:word}"),
     # the link page (site/assets/link.js)
     (r"^(\d+) linked, (\d+) left unlinked$", "{1} 件リンク、{2} 件は未リンク"),
     (r"^(\d+) citations: (.+)$", "引用 {1} 件: {2}"),

@@ -738,12 +738,25 @@
       moreButton.hidden = found.hits.length <= hits.length;
       selected = -1;
       const count = hits.length ? hits.length + (hits.length === 1 ? " result" : " results") : "nothing found";
-      status.textContent = [count].concat(found.notes).join(" · ");
+      showStatus([count].concat(found.notes));
       const finished = performance.now();
       if (root.dataset.firstResults === undefined) root.dataset.firstResults = String(finished);
       root.dataset.lastQueryMs = String(finished - started);
       root.dataset.done = String(mine);
       if (hits.length) select(event !== undefined && event.type === "more" ? PAGE_RESULTS * (pages - 1) : 0);
+    }
+
+    // One element per phrase, so the interface's table (ui.js) translates each: joined into one
+    // text, "2 results · did you mean 507.2a? showing it" matched none of its patterns.
+    function showStatus(phrases) {
+      const parts = [];
+      phrases.forEach(function (phrase, k) {
+        if (k) parts.push(document.createTextNode(" · "));
+        const span = document.createElement("span");
+        span.textContent = phrase;
+        parts.push(span);
+      });
+      status.replaceChildren.apply(status, parts);
     }
 
     moreButton.addEventListener("click", function () {

@@ -23,7 +23,8 @@
   const KEY = "rk-interface";
   const WORDS = table.words;
   const PATTERNS = table.patterns.map(function (p) { return [new RegExp(p[0]), p[1]]; });
-  const DATE = /(\d{4})-(\d{2})-(\d{2})/g;
+  // A date standing alone: inside a name ("dm-notice-2016-09-13", "before-2023-09-14") it is part of the name.
+  const DATE = /(?<![\w-])(\d{4})-(\d{2})-(\d{2})(?![\w-])/g;
   const ATTRIBUTES = ["title", "aria-label", "placeholder"];
   const original = new WeakMap();  // text node → its English
   const originalUnits = new WeakMap();  // phrase element → its English child nodes
