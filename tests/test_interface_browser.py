@@ -85,6 +85,11 @@ def test_a_date_inside_a_name_stays_part_of_the_name(open_in):
                                       for label in labels.all_inner_texts())
 
 
+def test_a_diff_chapter_leads_back_in_japanese(open_in):
+    chapter = open_in("ja-JP", "dm/ja/diff/1.17..1.38/5/")
+    assert chapter.locator("p.rk-nav a").first.inner_text() == "変更のあったすべての章"
+
+
 def test_magic_pages_stay_english(browser, serve_dir, real_site):
     context = browser.new_context(locale="ja-JP")
     try:

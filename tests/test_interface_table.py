@@ -50,3 +50,15 @@ def test_every_kind_a_notice_page_names_is_in_the_table(real_site):
     untranslated = [kind for kind in sorted(kinds) if kind not in WORDS
                     and not any(re.fullmatch(pattern, kind) for pattern, _ in PATTERNS)]
     assert untranslated == []
+
+
+def test_a_diff_pages_editorial_note_reads_in_japanese():
+    """The note under an editorial change names the two spellings and the kind of change, one
+    of the kinds ``compare/editorial.py`` gives, each of them in the table."""
+    from rules_kb.compare.editorial import FOLDS
+
+    kinds = [kind for kind, _ in FOLDS] + ["punctuation", "hyphenation", "spelling", "typo"]
+    for kind in kinds:
+        note = f"editorial: {','!r} → {'、'!r} ({kind})"  # as render/diff_pages.py writes it
+        template = next(t for p, t in PATTERNS if re.fullmatch(p, note))  # the first, as ui.js takes it
+        assert template.startswith("表現のみ") and kind in WORDS, kind

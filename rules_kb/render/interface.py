@@ -116,6 +116,7 @@ WORDS: dict[str, str] = {
     # and those judged on the whole English text (rules_kb/compare/rewording.py)
     "dash": "ダッシュ", "pronoun": "代名詞", "numeral": "数の表記", "list-order": "列挙の順序",
     "wording": "言い回し",  # "commentary" is above: the word names both
+    "every changed chapter": "変更のあったすべての章",  # a diff page's chapter leads back (render/diff_pages.py)
     "language": "言語", "old": "旧", "new": "新", "compare": "比較",
     "copy link to this comparison": "この比較のリンクをコピー",
     "choose two versions": "2つの版を選んでください",
@@ -277,6 +278,8 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     (r"^did you mean (.+)\? showing it$", "もしかして {1}? その結果を表示"),
     (r"^no text has (.+); showing (.+)$", "{1} を含む文はありません。{2} を表示"),
     (r"^(Duel Masters|Magic) · (.+)$", "{1:word} · {2:word}"),
+    # a diff page's editorial note (render/diff_pages.py): the two spellings, then the kind of change
+    (r"^editorial: (.+) → (.+) \(([\w-]+)\)$", "表現のみ: {1} → {2}（{3:word}）"),
     # the link page (site/assets/link.js)
     (r"^(\d+) linked, (\d+) left unlinked$", "{1} 件リンク、{2} 件は未リンク"),
     (r"^(\d+) citations: (.+)$", "引用 {1} 件: {2}"),
