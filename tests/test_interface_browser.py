@@ -90,6 +90,23 @@ def test_a_diff_chapter_leads_back_in_japanese(open_in):
     assert chapter.locator("p.rk-nav a").first.inner_text() == "変更のあったすべての章"
 
 
+def test_the_link_pages_unlinked_references_are_said_in_japanese(open_in):
+    """Each reference the linker leaves is listed as "line:column: reference: why"; the why in Japanese."""
+    page = open_in("ja-JP", "link/")
+    page.fill("#link-input", "CR 999.9z\n総合ルール 999.9z\n\n100.1\n\nMTR 99.9")
+    page.click("#link-run")
+    page.wait_for_selector("#link-problems li")
+    shown = page.locator("#link-problems li").all_inner_texts()
+    english = page.eval_on_selector_all("#link-problems li", "items => items.map((i) => i.dataset.message)")
+    assert len(shown) == len(english) == 4, english
+    assert shown[0] == "1:1: CR 999.9z: マジックに 999.9z はありません", english[0]
+    assert shown[1] == "2:1: 総合ルール 999.9z: デュエル・マスターズに 999.9z はありません", english[1]
+    assert shown[2] == ("4:1: 100.1: あいまい: 100.1 はデュエル・マスターズにもマジックにもあります。"
+                        "前に DM か MTG と書くか、上でゲームを選んでください"), english[2]
+    assert shown[3] == "6:1: MTR 99.9: MTR に節 99.9 はありません", english[3]
+    assert not any(word in line for line in shown for word in ("no rule", "ambiguous", "no section", "corpus"))
+
+
 def test_magic_pages_stay_english(browser, serve_dir, real_site):
     context = browser.new_context(locale="ja-JP")
     try:

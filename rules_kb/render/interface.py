@@ -283,6 +283,25 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     # the link page (site/assets/link.js)
     (r"^(\d+) linked, (\d+) left unlinked$", "{1} 件リンク、{2} 件は未リンク"),
     (r"^(\d+) citations: (.+)$", "引用 {1} 件: {2}"),
+    # a reference left unlinked: "line:column: what the note says: why" (notes/resolve.py, link.js)
+    (r"^(\d+):(\d+): (.+?): no rule (.+) in (Duel Masters|Magic)$", "{1}:{2}: {3}: {5:word}に {4} はありません"),
+    (r"^(\d+):(\d+): (.+?): no rule (.+) in any game$", "{1}:{2}: {3}: どちらのゲームにも {4} はありません"),
+    (r"^(\d+):(\d+): (.+?): no rule (\S+) in (Duel Masters|Magic) (\S+)$",
+     "{1}:{2}: {3}: {5:word} {6} に {4} はありません"),
+    (r"^(\d+):(\d+): (.+?): ambiguous: (\S+) exists in (Duel Masters|Magic) and (Duel Masters|Magic); "
+     r"write DM or MTG before it, or choose the game above$",
+     "{1}:{2}: {3}: あいまい: {4} は{5:word}にも{6:word}にもあります。"
+     "前に DM か MTG と書くか、上でゲームを選んでください"),
+    (r"^(\d+):(\d+): (.+?): no (Duel Masters|Magic) rules in the corpus$",
+     "{1}:{2}: {3}: コーパスに{4:word}のルールはありません"),
+    (r"^(\d+):(\d+): (.+?): no infraction or section named '(.+)' in the corpus$",
+     "{1}:{2}: {3}: コーパスに「{4}」という違反や節はありません"),
+    (r"^(\d+):(\d+): (.+?): ambiguous: '(.+)' names a section of (\d+) documents$",
+     "{1}:{2}: {3}: あいまい: 「{4}」は {5} つの文書の節の名前です"),
+    (r"^(\d+):(\d+): (.+?): no section (\S+) in (.+)$", "{1}:{2}: {3}: {5} に節 {4} はありません"),
+    (r"^(\d+):(\d+): (.+?): no version of (.+) (\S+) in force on (\S+) in the corpus$",
+     "{1}:{2}: {3}: {6:date} に有効な {4} {5} はコーパスにありません"),
+    (r"^(\d+):(\d+): (.+?): no (\S+) in the corpus$", "{1}:{2}: {3}: コーパスに {4} はありません"),
     # compare (site/assets/compare.js)
     (r"^loading (\S+) and (\S+) …$", "{1} と {2} を読み込み中 …"),
     (r"^(.+) \(rules (\S+)\)$", "{1:words}（ルール {2}）"),
