@@ -8,6 +8,7 @@ way and the choice outlives a reload.
 from __future__ import annotations
 
 import pytest
+from conftest import CORPUS
 
 from rules_kb.numbers import RuleNumber
 
@@ -105,6 +106,26 @@ def test_the_link_pages_unlinked_references_are_said_in_japanese(open_in):
                         "前に DM か MTG と書くか、上でゲームを選んでください"), english[2]
     assert shown[3] == "6:1: MTR 99.9: MTR に節 99.9 はありません", english[3]
     assert not any(word in line for line in shown for word in ("no rule", "ambiguous", "no section", "corpus"))
+
+
+def test_the_audit_of_a_note_is_said_in_japanese(open_in):
+    """Seed 004's twenty citations audited on the link page of a Japanese browser: each head, verdict
+    line and the count in Japanese; what is quoted (numbers, changed words) as it is."""
+    page = open_in("ja-JP", "link/")
+    page.wait_for_selector("#link-form[data-ready=true]")
+    page.select_option("#link-format", "text")
+    page.fill("#link-input", next((CORPUS / "seeds").glob("004_*.txt")).read_text(encoding="utf-8"))
+    page.click("#link-audit")
+    page.wait_for_selector("#link-audit-result[data-done=true]")
+    heads = page.locator("#link-audit-result li strong").all_inner_texts()
+    assert "25:3 309.2b（2003年7月1日 時点: 項目のタグ、mtg 英語 2003-07-01）" in heads
+    lines = page.locator("#link-audit-result li div").all_inner_texts()
+    assert "2009年7月8日, 2019年5月3日, 2024年11月8日 に内容の変更。今は 509.1a" in lines
+    english = ("as of", "changed in substance", "unchanged in", "not audited", "renumbered to", "editorial changes",
+               "split on", "removed on", "no text of", "entry's tag")
+    assert not [line for line in heads + lines if any(words in line for words in english)]
+    status = page.locator("#link-status").inner_text()
+    assert status.startswith("引用 20 件: ") and not any(c.isascii() and c.isalpha() for c in status), status
 
 
 def test_magic_pages_stay_english(browser, serve_dir, real_site):

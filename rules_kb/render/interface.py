@@ -147,6 +147,9 @@ WORDS: dict[str, str] = {
     "table": "表", "meta": "メタ情報", "faq": "よくある質問", "ruling": "裁定", "editions": "版の一覧", "tag": "タグ",
     "ordered": "番号つきの項目", "footnote": "脚注", "header": "ヘッダー", "footer": "フッター",
     "change-marker": "変更の目印", "event-rules": "大会ルール",
+    # how the audit dated a citation (link.js), and what it says of one it could not audit
+    "its version": "その版", "its entry's tag": "項目のタグ", "As of": "指定日", "unresolved": "未解決",
+    "no audit data for this text": "この文の照合データはありません",
     "Duel Masters: all versions and notices": "デュエル・マスターズ: すべての版と告知",
     # search
     "every game": "すべてのゲーム", "every language": "すべての言語", "Game": "ゲーム", "Language": "言語",
@@ -197,7 +200,8 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     (r"^(\d{4}-\d{2}-\d{2}), ([^;]+); from ([^;]+); (\d+) (?:rules|ルール数)$",
      "{1:date}、{2:words}。出典 {3}。{4} ルール"),
     (r"^(\d{4}-\d{2}-\d{2}), ([^;]+); from ([^;]+)$", "{1:date}、{2:words}。出典 {3}"),
-    (r"^(\d+) (editorial|substantive|unchanged|added|removed|moved|split|renumbered|renumbered-reference|changed)$",
+    (r"^(\d+) (editorial|substantive|unchanged|added|removed|moved|split|renumbered|renumbered-reference|changed|"
+     r"unresolved|undated)$",
      "{2:word} {1}"),
     (r"^: (.+)$", ": {1:text}"),
     # the neighbourhood (render/neighbourhood.py)
@@ -280,28 +284,43 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     (r"^(Duel Masters|Magic) · (.+)$", "{1:word} · {2:word}"),
     # a diff page's editorial note (render/diff_pages.py): the two spellings, then the kind of change
     (r"^editorial: (.+) → (.+) \(([\w-]+)\)$", "表現のみ: {1} → {2}（{3:word}）"),
+    (r"^editorial: (.+)$", "表現のみ: {1}"),  # the audit's: each change as `diff` describes it
     # the link page (site/assets/link.js)
     (r"^(\d+) linked, (\d+) left unlinked$", "{1} 件リンク、{2} 件は未リンク"),
-    (r"^(\d+) citations: (.+)$", "引用 {1} 件: {2}"),
-    # a reference left unlinked: "line:column: what the note says: why" (notes/resolve.py, link.js)
-    (r"^(\d+):(\d+): (.+?): no rule (.+) in (Duel Masters|Magic)$", "{1}:{2}: {3}: {5:word}に {4} はありません"),
-    (r"^(\d+):(\d+): (.+?): no rule (.+) in any game$", "{1}:{2}: {3}: どちらのゲームにも {4} はありません"),
-    (r"^(\d+):(\d+): (.+?): no rule (\S+) in (Duel Masters|Magic) (\S+)$",
-     "{1}:{2}: {3}: {5:word} {6} に {4} はありません"),
-    (r"^(\d+):(\d+): (.+?): ambiguous: (\S+) exists in (Duel Masters|Magic) and (Duel Masters|Magic); "
+    (r"^(\d+) citations?: (.+)$", "引用 {1} 件: {2:words}"),
+    # a reference left unlinked: "line:column: what the note says: why" (notes/resolve.py, link.js);
+    # the why alone, as the audit's "not audited: why" says it too
+    (r"^(\d+):(\d+): (.+?): ((?:no|ambiguous:) .+)$", "{1}:{2}: {3}: {4:text}"),
+    (r"^no rule (.+) in (Duel Masters|Magic)$", "{2:word}に {1} はありません"),
+    (r"^no rule (.+) in any game$", "どちらのゲームにも {1} はありません"),
+    (r"^no rule (\S+) in (Duel Masters|Magic) (\S+)$", "{2:word} {3} に {1} はありません"),
+    (r"^ambiguous: (\S+) exists in (Duel Masters|Magic) and (Duel Masters|Magic); "
      r"write DM or MTG before it, or choose the game above$",
-     "{1}:{2}: {3}: あいまい: {4} は{5:word}にも{6:word}にもあります。"
-     "前に DM か MTG と書くか、上でゲームを選んでください"),
-    (r"^(\d+):(\d+): (.+?): no (Duel Masters|Magic) rules in the corpus$",
-     "{1}:{2}: {3}: コーパスに{4:word}のルールはありません"),
-    (r"^(\d+):(\d+): (.+?): no infraction or section named '(.+)' in the corpus$",
-     "{1}:{2}: {3}: コーパスに「{4}」という違反や節はありません"),
-    (r"^(\d+):(\d+): (.+?): ambiguous: '(.+)' names a section of (\d+) documents$",
-     "{1}:{2}: {3}: あいまい: 「{4}」は {5} つの文書の節の名前です"),
-    (r"^(\d+):(\d+): (.+?): no section (\S+) in (.+)$", "{1}:{2}: {3}: {5} に節 {4} はありません"),
-    (r"^(\d+):(\d+): (.+?): no version of (.+) (\S+) in force on (\S+) in the corpus$",
-     "{1}:{2}: {3}: {6:date} に有効な {4} {5} はコーパスにありません"),
-    (r"^(\d+):(\d+): (.+?): no (\S+) in the corpus$", "{1}:{2}: {3}: コーパスに {4} はありません"),
+     "あいまい: {1} は{2:word}にも{3:word}にもあります。前に DM か MTG と書くか、上でゲームを選んでください"),
+    (r"^no (Duel Masters|Magic) rules in the corpus$", "コーパスに{1:word}のルールはありません"),
+    (r"^no infraction or section named '(.+)' in the corpus$", "コーパスに「{1}」という違反や節はありません"),
+    (r"^ambiguous: '(.+)' names a section of (\d+) documents$", "あいまい: 「{1}」は {2} つの文書の節の名前です"),
+    (r"^no section (\S+) in (.+)$", "{2} に節 {1} はありません"),
+    (r"^no version of (.+) (\S+) in force on (\S+) in the corpus$", "{3:date} に有効な {1} {2} はコーパスにありません"),
+    (r"^no text of (Duel Masters|Magic) rule (\S+) dated on or before (\S+) in the corpus$",
+     "コーパスに {3:date} 以前の{1:word}のルール {2} の文はありません"),
+    (r"^no (\S+) in the corpus$", "コーパスに {1} はありません"),
+    # the audit of a note (link.js, render/audit_text.py): each citation's head, then what became of it
+    (r"^(\d+):(\d+) (.+), as of (\S+) \((its version|its entry's tag|As of)\)$",
+     "{1}:{2} {3}（{4:date} 時点: {5:word}）"),
+    (r"^(\d+):(\d+) (.+), as of (\S+) \((its version|its entry's tag|As of); (\w+) (\w+) (\S+)\)$",
+     "{1}:{2} {3}（{4:date} 時点: {5:word}、{6:word} {7:word} {8}）"),
+    (r"^not audited: (.+)$", "照合せず: {1:text}"),
+    (r"^unchanged in (\S+)$", "{1} でも変更なし"),
+    (r"^editorial changes only; still (\S+)$", "表現のみの変更。今も {1}"),
+    (r"^renumbered to (\S+) \(same words\)$", "{1} に番号変更（同じ文言）"),
+    (r"^renumbered to (\S+) \(same words but for editorial changes\)$", "{1} に番号変更（表現のみの違い）"),
+    (r"^changed in substance on (.+); now (\S+)$", "{1:date} に内容の変更。今は {2}"),
+    (r"^changed in substance on (.+)$", "{1:date} に内容の変更"),
+    (r"^split on (\S+): its sentences are in (.+) today$", "{1:date} に分割: その文は今 {2} にあります"),
+    (r"^removed on (\S+): no rule of that version continues its text$",
+     "{1:date} に削除: その版のどのルールもこの文を引き継いでいません"),
+    (r"^only the numbers of cited rules changed: (.+)$", "引用先の番号だけが変わりました: {1}"),
     # compare (site/assets/compare.js)
     (r"^loading (\S+) and (\S+) …$", "{1} と {2} を読み込み中 …"),
     (r"^(.+) \(rules (\S+)\)$", "{1:words}（ルール {2}）"),
