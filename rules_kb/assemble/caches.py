@@ -16,11 +16,14 @@ cheap enough for every lookup: no stage is imported.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import shutil
 import stat
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
 from pathlib import Path
 
 from rules_kb.errors import UsageError
@@ -105,9 +108,91 @@ def read_cache_file(path: Path, limit: int = MAX_CACHE_BYTES) -> object:
             raise CacheDamaged(f"{path}: not a rules-kb cache file (no digest on its first line)")
         if hashlib.sha256(body).hexdigest() != recorded:
             raise CacheDamaged(f"{path}: not the file that was written (its digest differs)")
-        return parse_json(body, str(path))
+        found = parse_json(body, str(path))
     except SourceError as exc:
         raise CacheDamaged(exc.describe()) from None
+    mark_used(path)
+    return found
+
+
+def mark_used(path: Path) -> None:
+    """Set an entry's mtime to now: what ``prune_caches`` keeps longest is what was used last. A
+    cache that cannot be written (a read-only copy) is read all the same."""
+    with contextlib.suppress(OSError):
+        os.utime(path)
+
+
+# Pruning. Keyed entries (a document's parse, two releases' alignment, a document's ingest report,
+# the comparison caches, the CLI's search index of one corpus and code) are never rewritten, only
+# added: every change of the code that made them leaves a new set beside the old (151 MB of ingest
+# reports per change of the package, 198 MB of parses per change of the parsers). So a command that
+# writes caches ends by removing, least recently used first, what no run used since it started,
+# until what is left fits ``RULES_KB_CACHE_MAX_MB`` (default 3,072: ~8 sets of the whole corpus).
+# What this run read or wrote is kept whatever the limit; so are the store and the snapshot, one
+# file per corpus folder, rewritten in place.
+LIMIT_ENVIRONMENT = "RULES_KB_CACHE_MAX_MB"
+DEFAULT_LIMIT_MB = 3072
+PRUNED = ("parsed", "aligned", "ingested", "compare")  # folders of entries under the cache root
+
+
+@dataclass(frozen=True)
+class Pruned:
+    """What ``prune_caches`` removed (entries, bytes) and what the pruned folders hold after it."""
+
+    removed: int
+    removed_bytes: int
+    kept_bytes: int
+
+
+def cache_limit(environ: Mapping[str, str] = os.environ) -> int:
+    """The pruning limit in bytes, from ``RULES_KB_CACHE_MAX_MB``; ``UsageError`` when it is not a
+    whole number of megabytes."""
+    raw = environ.get(LIMIT_ENVIRONMENT, "").strip()
+    if not raw:
+        return DEFAULT_LIMIT_MB * 1024 * 1024
+    if not raw.isdigit():
+        raise UsageError(f"{LIMIT_ENVIRONMENT}={raw!r}: not a whole number of megabytes")
+    return int(raw) * 1024 * 1024
+
+
+def prune_caches(root: Path, search: Path, since: float, limit: int) -> Pruned:
+    """Remove cache units not used since ``since`` (a time.time()), least recently used first, until
+    the rest holds at most ``limit`` bytes. A unit is one entry file of the folders ``PRUNED`` names,
+    or one search index folder under ``search`` (used when any of its files was)."""
+    units = [unit for unit in (*_entry_units(root), *_index_units(search)) if unit[2]]
+    total = sum(size for _, _, size in units)
+    removed = removed_bytes = 0
+    for used, path, size in sorted(units):
+        if total <= limit or used >= since:
+            break
+        with contextlib.suppress(OSError):
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+            removed, removed_bytes, total = removed + 1, removed_bytes + size, total - size
+    return Pruned(removed, removed_bytes, total)
+
+
+def _entry_units(root: Path) -> Iterator[tuple[float, Path, int]]:
+    for folder in PRUNED:
+        with contextlib.suppress(OSError), os.scandir(root / folder) as entries:
+            for entry in entries:
+                with contextlib.suppress(OSError):
+                    if entry.is_file(follow_symlinks=False):
+                        info = entry.stat(follow_symlinks=False)
+                        yield info.st_mtime, Path(entry.path), info.st_size
+
+
+def _index_units(search: Path) -> Iterator[tuple[float, Path, int]]:
+    with contextlib.suppress(OSError), os.scandir(search) as folders:
+        for folder in folders:
+            if not folder.is_dir(follow_symlinks=False):
+                continue
+            used, size = 0.0, 0
+            for path in Path(folder.path).rglob("*"):
+                with contextlib.suppress(OSError):
+                    info = path.lstat()
+                    if stat.S_ISREG(info.st_mode):
+                        used, size = max(used, info.st_mtime), size + info.st_size
+            yield used, Path(folder.path), size
 
 
 def warn_rebuilt(damaged: list[str], what: str) -> None:

@@ -21,7 +21,14 @@ import json
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from rules_kb.assemble.caches import CacheDamaged, read_cache_file, source_hash, warn_rebuilt, write_cache_file
+from rules_kb.assemble.caches import (
+    CacheDamaged,
+    mark_used,
+    read_cache_file,
+    source_hash,
+    warn_rebuilt,
+    write_cache_file,
+)
 from rules_kb.assemble.knowledge import PARSING, document_key
 from rules_kb.assemble.parallel import map_in_order
 from rules_kb.ingest.corpus import read_document_bytes
@@ -50,6 +57,8 @@ def ingest_documents(corpus: Path, metas: Sequence[DocumentMeta], cache_dir: Pat
             continue
         data = read_document_bytes(corpus, meta)  # checked against the manifest, as a parse would be
         report = _read_report(places[meta.id][1], meta, damaged)
+        if report is not None:  # the parse it was made from is current too: kept as long (``prune_caches``)
+            mark_used(places[meta.id][0])
         yield report if report is not None else _ingest_one(describe, data, meta, places[meta.id])
     warn_rebuilt(damaged, "the ingest cache")
 

@@ -16,10 +16,12 @@ import functools
 import os
 import signal
 import sys
+import time
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
+from rules_kb.assemble.caches import cache_limit
 from rules_kb.cli import (
     compare_commands,
     corpus_commands,
@@ -32,10 +34,13 @@ from rules_kb.cli import (
     update_commands,
     version_commands,
 )
-from rules_kb.cli.common import DEFAULT_CORPUS, OUTPUT_HELP
+from rules_kb.cli.common import DEFAULT_CORPUS, OUTPUT_HELP, prune_after
 from rules_kb.errors import RulesKbError, UsageError
 from rules_kb.render.visible import make_visible
 
+# The commands that write caches (parses, alignments, ingest reports, the CLI's search index), and
+# so end by pruning them.
+PRUNING_COMMANDS = frozenset({"ingest", "add", "build", "store", "updates"})
 # One module per group of commands, each with ``register(commands)``; the order is --help's.
 COMMAND_GROUPS = (corpus_commands, update_commands, version_commands, rule_commands, compare_commands, graph_commands,
                   store_commands,
@@ -85,7 +90,14 @@ def _run(argv: Sequence[str] | None) -> int:
     parser = _parser(DEFAULT_CORPUS)
     try:
         args = parser.parse_args(argv)
-        return args.handler(args)
+        started = time.time() - 2  # file times may be coarser than this clock
+        # A command that writes caches ends by pruning them (``assemble.caches.prune_caches``); a bad
+        # limit is one error line before any work, not after it.
+        limit = cache_limit() if args.command in PRUNING_COMMANDS else None
+        code = args.handler(args)
+        if code == 0 and limit is not None:
+            prune_after(started, limit)
+        return code
     except RulesKbError as exc:
         print(f"Error: {make_visible(str(exc))}", file=sys.stderr)
         return 1

@@ -87,6 +87,21 @@ def cache() -> Path:
     return ensure_folder(DEFAULT_CACHE)
 
 
+def prune_after(started: float, limit: int) -> None:
+    """End of a command that wrote caches: remove what no run used since ``started``, least recently
+    used first, down to ``limit`` bytes (``assemble.caches.prune_caches``); one note when it did."""
+    from rules_kb.assemble.caches import LIMIT_ENVIRONMENT, prune_caches
+
+    if not DEFAULT_CACHE.is_dir():
+        return
+    pruned = prune_caches(DEFAULT_CACHE, DEFAULT_SEARCH, started, limit)
+    if pruned.removed:
+        mb = 1024 * 1024
+        note(f"removed {pruned.removed:,} cache entr{'y' if pruned.removed == 1 else 'ies'} this run did not use "
+             f"({pruned.removed_bytes / mb:,.0f} MB, least recently used first); "
+             f"{pruned.kept_bytes / mb:,.0f} MB kept ({LIMIT_ENVIRONMENT}={limit // mb})")
+
+
 def open_knowledge(args: argparse.Namespace):
     """The whole knowledge base in memory (graph export): built from the JSON caches."""
     from rules_kb.assemble.knowledge import load_knowledge

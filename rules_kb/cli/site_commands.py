@@ -55,12 +55,12 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run_build(args: argparse.Namespace) -> int:
     from rules_kb import links
-    from rules_kb.assemble.caches import cache_key, file_stats
+    from rules_kb.assemble.caches import cache_key, file_stats, mark_used
     from rules_kb.assemble.knowledge import build_knowledge, read_snapshot
     from rules_kb.assemble.parallel import Beside, can_fork
     from rules_kb.errors import UsageError
     from rules_kb.render.output import output_folder
-    from rules_kb.search.cache import share_index
+    from rules_kb.search.cache import DIGESTS, share_index
     from rules_kb.search.query import INDEX_DIR
     from rules_kb.site.build import build_site
     from rules_kb.site.reuse import MANIFEST
@@ -96,6 +96,7 @@ def run_build(args: argparse.Namespace) -> int:
         print(line)
     if not report.index_linked:  # else the CLI's index is the site's already
         share_index(report.out / INDEX_DIR, common.DEFAULT_SEARCH / key, files)  # `search` reads it: no second index
+    mark_used(common.DEFAULT_SEARCH / key / DIGESTS)  # the current index, linked or shared: kept longest
     kept = [f"{report.reused} pages of the previous build reused"] if report.reused else []
     kept += [f"{report.unchanged} unchanged pages kept"] if report.unchanged else []
     kept += ["the CLI's search index linked"] if report.index_linked else []
