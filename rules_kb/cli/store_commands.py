@@ -10,7 +10,9 @@ def register(commands: argparse._SubParsersAction) -> None:
         "store", help="build or refresh the SQLite knowledge store and print its path and counts",
         description="Build the knowledge store if it is absent, stale or damaged (reusing cached parses and "
         "alignments), then print its path and what it holds. Lookups do this on their own; use it to "
-        "open the store in sqlite3 or Datasette. RULES_KB_CACHE moves the cache folder.")
+        "open the store in sqlite3 or Datasette. RULES_KB_CACHE moves the cache folder; ingest, add, build, store "
+        "and updates end by removing the cache entries they did not use, least recently used first, beyond "
+        "RULES_KB_CACHE_MAX_MB (default 3072).")
     store.add_argument("--rebuild", action="store_true", help="rebuild even when the store is current")
     store.set_defaults(handler=run_store)
 
