@@ -83,3 +83,13 @@ def test_a_diff_with_a_partial_version_says_what_it_is_and_why_the_rest_is_unkno
     assert lines[2].startswith("  836 rules only in 1.48, unknown in 1.38 (partial): not added or removed, not "
                                "compared: 000, 000.1,")
     assert lines[2].endswith(" and 824 more (--all lists them)")
+
+
+def test_a_name_or_reference_of_several_words_needs_no_quotes(cli):
+    """``show CR 509.1a`` and ``history first strike`` as typed at a prompt: the words are one
+    argument, as if quoted (before: "unrecognized arguments: 509.1a")."""
+    for command in ("show", "history", "refs", "explain"):
+        quoted = cli(command, "CR 509.1a")
+        assert quoted[0] == 0 and cli(command, "CR", "509.1a") == quoted, command
+    quoted = cli("history", "first strike")
+    assert quoted[0] == 0 and "First Strike" in quoted[1] and cli("history", "first", "strike") == quoted

@@ -75,6 +75,8 @@ def test_forgiving_game_and_language_spellings(search_cli):
     assert out.splitlines()[0] == "509.1  mtg en 2009-07-08  /mtg/en/2009-07-08/5/#509.1"
     assert out.splitlines()[1] == "    was 309.2 until 2009-07-08"
     assert search_cli("declares blockers", "--game", "magic", "--limit", "1")[1] == out
+    # unquoted, as a judge types it: the words are one query
+    assert search_cli("declares", "blockers", "--game", "magic", "--limit", "1")[1] == out
     code, _, err = search_cli("x", "--game", "pokemon")
     assert code == 1 and err.startswith("Error: rules-kb search: argument --game:")
 

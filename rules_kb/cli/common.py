@@ -87,6 +87,14 @@ def cache() -> Path:
     return ensure_folder(DEFAULT_CACHE)
 
 
+class JoinWords(argparse.Action):
+    """A positional given as several words (``search declare blockers``, ``show first strike``) read
+    as the one text a quoted argument would be: a judge need not quote a phrase."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        setattr(namespace, self.dest, " ".join(values))
+
+
 def prune_after(started: float, limit: int) -> None:
     """End of a command that wrote caches: remove what no run used since ``started``, least recently
     used first, down to ``limit`` bytes (``assemble.caches.prune_caches``); one note when it did."""

@@ -8,6 +8,7 @@ from rules_kb.cli.common import (
     GAME_HELP,
     LANG_HELP,
     RULE_HELP,
+    JoinWords,
     answer,
     game_option,
     lang_option,
@@ -52,7 +53,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         description="Everything the corpus says about how a rule changed: each language's version chain with "
         "diffs, translation drift, old-to-new correspondences across rewrites, change notices, the commentary "
         "explaining them, and what the corpus does not hold.")
-    explain.add_argument("rule", help=RULE_HELP)
+    explain.add_argument("rule", nargs="+", action=JoinWords, help=RULE_HELP)
     explain.add_argument("--game", type=game_option, choices=GAMES,
                          help=f"{GAME_HELP} (default: the game that has the number; Duel Masters when both do)")
     explain.add_argument("--color", action="store_true",

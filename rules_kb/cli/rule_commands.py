@@ -9,6 +9,7 @@ from rules_kb.cli.common import (
     GAME_HELP,
     LANG_HELP,
     RULE_HELP,
+    JoinWords,
     answer,
     game_option,
     lang_option,
@@ -23,7 +24,8 @@ from rules_kb.visible import people_json
 def register(commands: argparse._SubParsersAction) -> None:
     def rule_command(name: str, help_text: str, handler, *, filters: bool = True) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=help_text, description=help_text)
-        sub.add_argument("rule", help=RULE_HELP)
+        sub.add_argument("rule", nargs="+", action=JoinWords,
+                         help=RULE_HELP + "; a name of several words needs no quotes")
         sub.add_argument("--game", type=game_option, choices=GAMES,
                          help=f"only this game: {GAME_HELP} (default: every game with the number)")
         if filters:

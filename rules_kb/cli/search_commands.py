@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from rules_kb.cli import common
-from rules_kb.cli.common import GAME_HELP, LANG_HELP, game_option, lang_option, print_text, warn
+from rules_kb.cli.common import GAME_HELP, LANG_HELP, JoinWords, game_option, lang_option, print_text, warn
 from rules_kb.errors import UsageError
 from rules_kb.games import GAMES, LANGS
 from rules_kb.visible import people_json
@@ -17,7 +17,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     help_text = ("search every rule text (Japanese and English: inflections, spelling variants, rule numbers in "
                  "any width, cites:RULE for the texts citing a rule); newest version first, older ones offered")
     sub = commands.add_parser("search", help=help_text, description=help_text)
-    sub.add_argument("query", help="words, a rule number (507.2a, ５０７．２ａ) or cites:603.2e")
+    sub.add_argument("query", nargs="+", action=JoinWords,
+                     help="words (quoted or not), a rule number (507.2a, ５０７．２ａ) or cites:603.2e")
     sub.add_argument("--game", type=game_option, choices=GAMES, help=f"only this game: {GAME_HELP}")
     sub.add_argument("--lang", type=lang_option, choices=LANGS, help=f"only this language: {LANG_HELP}")
     sub.add_argument("--version", help="only rules printed in this version label, shown as they stood in it "
