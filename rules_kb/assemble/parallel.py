@@ -16,6 +16,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from rules_kb.errors import OutputError
+from rules_kb.heap import release_free_memory
 
 ENVIRONMENT = "RULES_KB_WORKERS"
 CANCEL_SECONDS = 30  # what a cancelled child has to clean up before it is killed
@@ -72,6 +73,7 @@ class Beside:
         self.where = where
         context = multiprocessing.get_context("fork")
         self._receiving, sending = context.Pipe(duplex=False)
+        release_free_memory()  # else both processes start with the freed pages of every earlier step
         gc.freeze()
         self._child = context.Process(target=_send_outcome, args=(function, args, sending))
         self._child.start()

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING
 
 from rules_kb.assemble.caches import cache_key, check_files, file_stats
 from rules_kb.compare.splits import aligning_word_sets
+from rules_kb.tokens import unload_dictionary
 
 if TYPE_CHECKING:
     from rules_kb.assemble.knowledge import Knowledge
@@ -134,6 +135,7 @@ def write_snapshot(corpus: Path, cache_dir: Path, knowledge: Knowledge, key: str
             # the Japanese word sets travel with the alignments (the same sets ``word_set`` makes):
             # a build that reads the snapshot then aligns without loading Sudachi's dictionary
             knowledge.alignments.words["ja"] = aligning_word_sets(knowledge.catalog.all_texts())
+            unload_dictionary()  # its mapped pages are not needed for the pickle
             packer = _Packer(_Signed(out, signer), {**copyreg.dispatch_table, nx.MultiDiGraph: _reduce_graph,
                                                     MappingProxyType: lambda m: (_proxy, (dict(m),))})
             packer.dump((knowledge.catalog, knowledge.graph, knowledge.unresolved, knowledge.forced,

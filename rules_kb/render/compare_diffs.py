@@ -36,6 +36,7 @@ from rules_kb.compare.diff import TokenDiff, pair_digest, seeded, token_diff_rec
 from rules_kb.compare.similarity import comparable_text
 from rules_kb.model import RuleText
 from rules_kb.render.textformat import changed_words, editorial_note
+from rules_kb.tokens import unload_dictionary
 
 # What a record depends on besides its two texts: the aligner's code (the diff and its classes),
 # the lines diff prints, and this module.
@@ -150,6 +151,7 @@ def kept_token_diffs() -> Iterator[None]:
     path, cached = read_cache("tokens", salt, "the token diffs' cache")
     with seeded(cached) as used:
         yield
+    unload_dictionary()  # every diff is made: the dictionary's pages need not stay for the writing
     # sorted: two processes ask the same pairs in another order than one (``site/groups.py``)
     records = dict(sorted((pair_digest(*key), token_diff_record(diff)) for key, diff in used.items()))
     if records.keys() != cached.keys():

@@ -33,6 +33,7 @@ import re
 import shutil
 from array import array
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
@@ -51,7 +52,7 @@ from rules_kb.search.segment import (
     fold,
     whole_term,
 )
-from rules_kb.tokens import synonym_groups, token_forms
+from rules_kb.tokens import synonym_groups, token_forms, unload_dictionary
 from rules_kb.visible import people_json
 
 __all__ = ["INDEX_DIR", "build_index_files", "shard_of", "write_search_index"]
@@ -91,7 +92,7 @@ def build_index_files(knowledge: Knowledge) -> dict[str, bytes]:
     """Every index file, by path relative to the index folder, as bytes (byte-identical across runs)."""
     groups, documents, version_lists = collect(knowledge)
     chapters = chapter_titles(knowledge.catalog)
-    doc_terms, title_terms, context_terms, surfaces = _terms_of(groups, documents, chapters)
+    doc_terms, title_terms, context_terms, surfaces, groups_of = _terms_of(groups, documents, chapters)
     postings = _postings(groups, documents, doc_terms, title_terms, context_terms)
     shard_count = _shard_count(postings)
     files: dict[str, bytes] = {}
@@ -105,20 +106,25 @@ def build_index_files(knowledge: Knowledge) -> dict[str, bytes]:
     files["vocab.json"] = _dump(_vocabulary(surfaces))
     files["words.json"] = _dump(_words(postings))
     files["forms.json"] = _dump(word_forms(postings))
-    files["synonyms.json"] = _dump(synonym_forms(postings))
+    files["synonyms.json"] = _dump(synonym_forms(postings, groups_of))
     files["meta.json"] = _dump(_meta(groups, documents, version_lists, shard_count))
     return files
 
 
 def _terms_of(groups: list[Group], documents: list[Document], chapters: dict[HeadingKey, str],
-              ) -> tuple[list[list[str]], list[list[list[str]]], list[list[list[str]]], Counter]:
+              ) -> tuple[list[list[str]], list[list[list[str]]], list[list[list[str]]], Counter,
+                         dict[str, tuple[int, ...]]]:
     """Each document's term sequence ("" where punctuation breaks it), its names' (title, glossary
-    terms pointing at it), the headings above it (``chapters``: the chapters' titles), and the
-    Japanese surfaces seen."""
+    terms pointing at it), the headings above it (``chapters``: the chapters' titles), the
+    Japanese surfaces seen, and each Japanese word's synonym groups (``synonym_forms``).
+
+    The Japanese texts are cut first and their words' synonyms asked then: Sudachi's dictionary
+    (~160 MB of mapped pages once a corpus's Japanese has touched them) leaves the process before
+    the English texts' terms, most of what the index holds, are made."""
     surfaces: Counter = Counter()
-    texts: list[list[str]] = []
-    titles: list[list[list[str]]] = []
-    contexts: list[list[list[str]]] = []
+    texts: list[list[str]] = [[] for _ in documents]
+    titles: list[list[list[str]]] = [[] for _ in documents]
+    contexts: list[list[list[str]]] = [[] for _ in documents]
     glossary = {group.versions[0][2]: group.terms for group in groups if group.terms}
     headings = heading_table(groups, documents, chapters)
     # A heading stands above every rule of its section and a title recurs in every version of its
@@ -131,20 +137,35 @@ def _terms_of(groups: list[Group], documents: list[Document], chapters: dict[Hea
             found = named[(name, lang)] = _term_sequence(name, lang, Counter())
         return found
 
-    for doc_id, document in enumerate(documents):
+    def cut(doc_id: int) -> None:
+        document = documents[doc_id]
         group = groups[document.group]
         lang = group.lang
-        texts.append(_term_sequence(document.text, lang, surfaces))
+        texts[doc_id] = _term_sequence(document.text, lang, surfaces)
         names = [document.title] if document.title else []
         if (heading := defining_heading(document, headings, group.game, lang)) is not None:
             names.append(heading)
         names += document.names  # what the text says it is called
         names += glossary.get(doc_id, [])  # a glossary entry names the rule it points to
-        titles.append([name_terms(name, lang) for name in names])
+        titles[doc_id] = [name_terms(name, lang) for name in names]
         label = document.versions[-1]
         above = [headings.get((group.game, lang, label, number)) for number in numbers_above(document.number)]
-        contexts.append([name_terms(title, lang) for title in above if title and title not in names])
-    return texts, titles, contexts, surfaces
+        contexts[doc_id] = [name_terms(title, lang) for title in above if title and title not in names]
+
+    japanese = [doc_id for doc_id, document in enumerate(documents) if groups[document.group].lang == "ja"]
+    for doc_id in japanese:
+        cut(doc_id)
+    groups_of: dict[str, tuple[int, ...]] = {}
+    _add_synonym_groups(groups_of, (texts[d] for d in japanese), (titles[d] for d in japanese),
+                        (contexts[d] for d in japanese))
+    unload_dictionary()
+    rest = [doc_id for doc_id, document in enumerate(documents) if groups[document.group].lang != "ja"]
+    for doc_id in rest:
+        cut(doc_id)
+    # a Japanese word inside an English text (a card's name) loads the dictionary again, for its synonyms
+    if _add_synonym_groups(groups_of, (texts[d] for d in rest), (titles[d] for d in rest), (contexts[d] for d in rest)):
+        unload_dictionary()
+    return texts, titles, contexts, surfaces, groups_of
 
 
 def _term_sequence(text: str, lang: str, surfaces: Counter) -> list[str]:
@@ -375,21 +396,39 @@ def word_forms(postings: dict[str, array]) -> dict[str, list[str]]:
     return dict(sorted(forms.items()))
 
 
-def synonym_forms(postings: dict[str, array]) -> dict[str, list[str]]:
+def synonym_forms(postings: dict[str, array], groups_of: dict[str, tuple[int, ...]]) -> dict[str, list[str]]:
     """Japanese word → the other words of the texts that Sudachi's dictionary puts in one of its
     synonym groups (順番: 順序; 使用: 使う): a question asks in its own words (どの順番で) what the
     rules say in theirs (順序). A query word finds them as it finds an inflection, at ``SYNONYM_WEIGHT``.
-    The groups are the dictionary's, not chosen for any query."""
+    The groups are the dictionary's (``groups_of``: ``_terms_of``), not chosen for any query."""
     members: dict[int, list[str]] = defaultdict(list)
     for term in sorted(postings):
-        if " " not in term and len(term) > 1 and all(JAPANESE_CHAR.match(char) for char in term):
-            for group in synonym_groups(term):
+        if _synonym_candidate(term):
+            for group in groups_of[term]:
                 members[group].append(term)
     forms: dict[str, set[str]] = defaultdict(set)
     for words in members.values():
         for word in words:
             forms[word].update(other for other in words if other != word)
     return {word: sorted(others) for word, others in sorted(forms.items()) if others}
+
+
+def _synonym_candidate(term: str) -> bool:
+    """A single Japanese word of two characters or more: what the synonym groups are asked for."""
+    return " " not in term and len(term) > 1 and all(JAPANESE_CHAR.match(char) for char in term)
+
+
+def _add_synonym_groups(groups_of: dict[str, tuple[int, ...]], texts: Iterable[list[str]],
+                        titles: Iterable[list[list[str]]], contexts: Iterable[list[list[str]]]) -> bool:
+    """Add each Japanese word of these texts, names and headings that ``groups_of`` lacks, with its
+    synonym groups in Sudachi's dictionary; whether any was asked."""
+    words = {term for terms in texts for term in terms if _synonym_candidate(term)}
+    words.update(term for names in (*titles, *contexts) for name in names for term in name
+                 if _synonym_candidate(term))
+    new = sorted(words - groups_of.keys())
+    for word in new:
+        groups_of[word] = synonym_groups(word)
+    return bool(new)
 
 
 def _stems_of(word: str) -> list[str]:

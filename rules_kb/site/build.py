@@ -132,6 +132,8 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
                    *(partial(writer, knowledge) for writer in EXTRA_WRITERS
                      if not (linked and writer is write_search_index))]
         first = () if linked else FIRST_GROUP_WRITERS
+        # the search index holds the most while it is made (~270 MB at the whole history): first of its group
+        writers.sort(key=lambda writer: writer.func is not write_search_index)
         with kept_token_diffs():
             made = make_groups(site, partial(write_framed_pages, frames, staging, previous=previous),
                                [w for w in writers if w.func in first],
