@@ -166,6 +166,7 @@ def test_the_build_after_an_add_links_the_index_the_add_wrote(built, monkeypatch
     edited = folder / INDEX_DIR / "vocab.json"
     edited.unlink()  # a new file in its place (the site's link keeps the old bytes)
     edited.write_bytes(expected["vocab.json"] + b" ")
+    shutil.rmtree(built["cache"] / "builds")  # else nothing changed for the site: it would not be built
     assert cli_module.main(argv) == 0
     assert "search index linked" not in capsys.readouterr().out
     assert _index_files(site_index) == expected
@@ -189,6 +190,8 @@ def test_the_build_after_an_add_reads_back_the_knowledge_base_the_add_built(buil
         raise AssertionError("the knowledge base was built again")
 
     monkeypatch.setattr(knowledge_module, "build_knowledge", refuse)
+    # the build above recorded its outputs: one with nothing changed would stop before reading anything
+    shutil.rmtree(built["cache"] / "builds")
     argv = ["--corpus", str(built["corpus"]), "build", "--out", str(built["site"]), "--store"]
     assert cli_module.main(argv) == 0
     assert "built " in capsys.readouterr().out

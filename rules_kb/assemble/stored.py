@@ -54,24 +54,34 @@ def refresh_store(corpus: Path, cache_dir: Path, knowledge, step: Step = quietly
     """Write the store from ``knowledge`` (the corpus's, built by the caller) unless the one there is
     current: ``make build`` builds the knowledge base once for the graph, the store and the site.
     Returns whether it was written."""
+    if store_current(corpus, cache_dir):
+        return False
+    build_store(corpus, cache_dir, knowledge=knowledge, step=step)
+    return True
+
+
+def store_current(corpus: Path, cache_dir: Path) -> bool:
+    """Whether the store there is the one of ``corpus`` as it is (its input key, and its files as it
+    recorded them: an edited corpus file raises ``ManifestError``); False when it is missing,
+    outdated or damaged. A directory where the store belongs is refused."""
     from rules_kb.assemble.caches import cache_key
 
     path = store_path(corpus, cache_dir)
-    if _kind_of(path) is None and path.exists():
-        try:
-            store = Store(path)
-            try:
-                if store.meta_json("input_key") == cache_key(corpus):
-                    check_files(corpus, store.meta_json("files"))
-                    return False
-            finally:
-                store.close()
-        except StoreDamaged:  # outdated or damaged: written anew below
-            pass
-    elif _kind_of(path) == "a directory":
+    if _kind_of(path) == "a directory":
         raise UsageError(f"{path}: a directory where the store belongs: refused rather than removed")
-    build_store(corpus, cache_dir, knowledge=knowledge, step=step)
-    return True
+    if _kind_of(path) is not None or not path.exists():
+        return False
+    try:
+        store = Store(path)
+        try:
+            if store.meta_json("input_key") == cache_key(corpus):
+                check_files(corpus, store.meta_json("files"))
+                return True
+        finally:
+            store.close()
+    except StoreDamaged:  # outdated or damaged
+        pass
+    return False
 
 
 def open_store(corpus: Path, cache_dir: Path, warn: Warn = lambda line: None, rebuild: bool = False,

@@ -19,7 +19,9 @@ def register(commands: argparse._SubParsersAction) -> None:
         "the last build with --graph or --store, or an add, wrote of the same inputs), generate every page and "
         "JSON file, run "
         "mkdocs (strict) and put the site in --out, replacing it only if the build succeeded. A folder that is "
-        "not empty and not a previous build is refused, never emptied.")
+        "not empty and not a previous build is refused, never emptied. When nothing it depends on changed "
+        "since the last build into --out (the corpus, the code, the site's sources, the base URL; its files "
+        "and --graph as that build left them; the store current), it says so and leaves them as they are.")
     build.add_argument("--out", type=Path, default=DEFAULT_SITE,
                        help="output folder: missing, empty or a previous build (default: build/site)")
     build.add_argument("--graph", type=Path, metavar="PATH",
@@ -58,18 +60,33 @@ def run_build(args: argparse.Namespace) -> int:
     from rules_kb.assemble.caches import cache_key, file_stats, mark_used
     from rules_kb.assemble.knowledge import build_knowledge, read_snapshot
     from rules_kb.assemble.parallel import Beside, can_fork
+    from rules_kb.assemble.stored import store_current
     from rules_kb.errors import UsageError
     from rules_kb.render.output import output_folder
-    from rules_kb.search.cache import DIGESTS, share_index
+    from rules_kb.search.cache import DIGESTS, index_intact, share_index
     from rules_kb.search.query import INDEX_DIR
     from rules_kb.site.build import build_site
     from rules_kb.site.reuse import MANIFEST
+    from rules_kb.site.unchanged import build_inputs, outputs_current, record_build
 
     base_url = links.base_url(args.base_url) if args.base_url is not None else links.DEFAULT_BASE_URL
     if base_url is None:
         raise UsageError(f"--base-url {args.base_url!r}: not a site's address (http:// or https://, a host, "
                          "an optional path; no query or fragment)")
     key, files = cache_key(args.corpus), file_stats(args.corpus)  # what the site's search index is built from
+    inputs = build_inputs(key, files, base_url)
+    if (not args.store or store_current(args.corpus, common.cache())) \
+            and outputs_current(common.cache(), args.out, inputs, args.graph):
+        if not index_intact(common.DEFAULT_SEARCH / key, args.corpus):  # the CLI's index, as a build leaves it
+            share_index(args.out / INDEX_DIR, common.DEFAULT_SEARCH / key, files)
+        mark_used(common.DEFAULT_SEARCH / key / DIGESTS)
+        outputs = " and ".join(str(path) for path in (args.out, args.graph) if path is not None)
+        print("nothing changed since the last build (the corpus, the code, the site's sources, the base URL)")
+        print(textwrap.fill(f"{outputs} left as they are" + (", the store current" if args.store else ""), 100,
+                            initial_indent="  ", subsequent_indent="    ", break_on_hyphens=False,
+                            break_long_words=False))  # a path stays whole, to be copied
+        print(f"open it with: rules-kb serve --dir {args.out}   (then http://127.0.0.1:8000/)")
+        return 0
     knowledge, beside, said = None, None, []
     if args.graph is not None or args.store:
         output_folder(args.out, MANIFEST)  # refused before any work, as build_site would
@@ -97,6 +114,7 @@ def run_build(args: argparse.Namespace) -> int:
     if not report.index_linked:  # else the CLI's index is the site's already
         share_index(report.out / INDEX_DIR, common.DEFAULT_SEARCH / key, files)  # `search` reads it: no second index
     mark_used(common.DEFAULT_SEARCH / key / DIGESTS)  # the current index, linked or shared: kept longest
+    record_build(common.cache(), report.out, inputs, args.graph)  # last: the next build with nothing changed stops
     kept = [f"{report.reused} pages of the previous build reused"] if report.reused else []
     kept += [f"{report.unchanged} unchanged pages kept"] if report.unchanged else []
     kept += ["the CLI's search index linked"] if report.index_linked else []

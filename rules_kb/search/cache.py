@@ -183,12 +183,8 @@ def link_current_index(folder: Path, corpus: Path, target: Path) -> bool:
     Why: after ``add`` the CLI's index of the new corpus is already written (``refresh_after_add``),
     and after a build the site's index is the CLI's (``share_index``); the next site build of the
     same corpus and code would make the same bytes again (27 CPU s at the whole history)."""
-    try:
-        if not (folder / DIGESTS).is_file() or folder.is_symlink():
-            return False
-        record = read_digests(folder / DIGESTS)
-        check_files(corpus, record["files"])
-    except (RulesKbError, OSError):
+    record = _current_record(folder, corpus)
+    if record is None:
         return False
     source = folder / INDEX_DIR
     try:
@@ -208,6 +204,35 @@ def link_current_index(folder: Path, corpus: Path, target: Path) -> bool:
         shutil.rmtree(target, ignore_errors=True)
         return False
     return True
+
+
+def index_intact(folder: Path, corpus: Path) -> bool:
+    """Whether the CLI's index in ``folder`` is the index of ``corpus`` as it is, every file the
+    bytes its digests recorded (``link_current_index``'s checks, nothing linked): a build that
+    finds nothing changed shares the site's index again when it is not."""
+    record = _current_record(folder, corpus)
+    if record is None:
+        return False
+    try:
+        for name, expected in sorted(record["index"].items()):
+            if Path(name).is_absolute() or ".." in Path(name).parts:
+                return False
+            read_checked(folder / INDEX_DIR / name, name, expected, MAX_INDEX_FILE)
+    except (RulesKbError, OSError):
+        return False
+    return True
+
+
+def _current_record(folder: Path, corpus: Path) -> dict | None:
+    """The digests of the CLI's index in ``folder`` when it was made from ``corpus`` as it is now."""
+    try:
+        if not (folder / DIGESTS).is_file() or folder.is_symlink():
+            return None
+        record = read_digests(folder / DIGESTS)
+        check_files(corpus, record["files"])
+    except (RulesKbError, OSError):
+        return None
+    return record
 
 
 def _install(folder: Path, files: dict[str, list[int]], fill) -> None:
