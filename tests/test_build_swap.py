@@ -24,6 +24,8 @@ pytestmark = pytest.mark.skipif(STRACE is None, reason="strace is not installed 
 
 def build(work: Path, cache: Path, *strace: str) -> subprocess.CompletedProcess:
     command = [*strace, RULES_KB, "--corpus", HOSTILE, "build", "--out", "site"]
+    # every build here must swap: one with nothing changed since the last would leave the site alone
+    shutil.rmtree(cache / "builds", ignore_errors=True)
     # one process: a kill injected at the n-th rename then lands in the swap, never in a second
     # process's n-th rename (strace counts per process)
     return subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=work,

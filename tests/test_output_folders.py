@@ -119,11 +119,14 @@ def test_a_symlink_to_a_previous_build_is_built_through(cli, tmp_path):
     assert code == 0, err
     link = tmp_path / "linkdir"
     link.symlink_to(real, target_is_directory=True)
+    (real / "sitemap.xml").unlink()  # else nothing changed since the build into real: nothing to build
     code, out, err = build(cli, link)
     assert code == 0, err
     assert f"in {real}\n" in out  # the folder the link names, not the link
-    assert link.is_symlink() and (link / RULE_PAGE).is_file()
+    assert link.is_symlink() and (link / RULE_PAGE).is_file() and (real / "sitemap.xml").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["linkdir", "real"]
+    code, out, _ = build(cli, link)  # the link and the folder it names are one output
+    assert code == 0 and out.startswith("nothing changed since the last build")
 
 
 def test_a_relative_out_is_relative_to_the_working_folder(cli, tmp_path, monkeypatch):
