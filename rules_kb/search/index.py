@@ -422,10 +422,8 @@ def _add_synonym_groups(groups_of: dict[str, tuple[int, ...]], texts: Iterable[l
                         titles: Iterable[list[list[str]]], contexts: Iterable[list[list[str]]]) -> bool:
     """Add each Japanese word of these texts, names and headings that ``groups_of`` lacks, with its
     synonym groups in Sudachi's dictionary; whether any was asked."""
-    words = {term for terms in texts for term in terms if _synonym_candidate(term)}
-    words.update(term for names in (*titles, *contexts) for name in names for term in name
-                 if _synonym_candidate(term))
-    new = sorted(words - groups_of.keys())
+    words = set().union(*texts, *(name for names in (*titles, *contexts) for name in names))  # each term once
+    new = sorted(word for word in words - groups_of.keys() if _synonym_candidate(word))
     for word in new:
         groups_of[word] = synonym_groups(word)
     return bool(new)
