@@ -1,6 +1,6 @@
 """``make build`` by corpus size: wall, CPU and peak memory of each step, and the outputs' checksums.
 
-    python benchmarks/bench_site.py [--releases 30 60 all] [--workers N] [--add-newest] [--keep DIR]
+    python benchmarks/bench_site.py [--releases 30 60 all] [--workers N] [--add-newest] [--keep DIR] [--steps]
 
 For each size a corpus folder holds the oldest N Magic releases and every other document
 (``corpora.py``, as ``tests/conftest.py`` builds its subset); ``all`` is the whole corpus. Each is
@@ -17,7 +17,9 @@ The steps run a frozen copy of the package, the site sources and ``mkdocs.yml`` 
 checkout during a run changes nothing measured). ``--workers`` sets ``RULES_KB_WORKERS`` (1: one
 process). ``--add-newest`` also builds the whole corpus without its newest Magic release, adds it
 with ``rules-kb add`` and builds again into the same folders: the cost of one more release.
-``--keep DIR`` keeps each size's outputs in ``DIR/<size>`` for ``checksums.py``.
+``--keep DIR`` keeps each size's outputs in ``DIR/<size>`` for ``checksums.py``. ``--steps`` prints,
+under each build, its timeline (``RULES_KB_STEPS``, ``rules_kb/steps.py``): which process ran which
+step when, and its CPU seconds.
 """
 
 from __future__ import annotations
@@ -91,17 +93,38 @@ def freeze(target: Path) -> Path:
     return target
 
 
+STEPS = False  # --steps: each step's timeline recorded and printed under its row
+
+
 def step(argv: list[str], source: Path, cache: Path, workers: int | None) -> dict:
     env = {**os.environ, "PYTHONPATH": str(source), "RULES_KB_CACHE": str(cache)}
     if workers is not None:
         env["RULES_KB_WORKERS"] = str(workers)
+    timeline = Path(tempfile.mkstemp(prefix="bench-site-steps-")[1])
+    if STEPS:
+        env["RULES_KB_STEPS"] = str(timeline)
     load = os.getloadavg()[0]
-    done = subprocess.run([sys.executable, "-P", "-c", MEASURE, sys.executable, "-P", "-c", CLI, *argv],
-                          capture_output=True, text=True, env=env, cwd=source, check=True)
+    started = time.time()
+    try:
+        done = subprocess.run([sys.executable, "-P", "-c", MEASURE, sys.executable, "-P", "-c", CLI, *argv],
+                              capture_output=True, text=True, env=env, cwd=source, check=True)
+        steps = [json.loads(line) for line in timeline.read_text(encoding="utf-8").splitlines()]
+    finally:
+        timeline.unlink()
     result = json.loads(done.stdout)
     if result["code"] != 0:
         raise SystemExit(f"{' '.join(argv)} failed:\n{result['err']}")
-    return {**result, "load": (load + os.getloadavg()[0]) / 2}
+    return {**result, "load": (load + os.getloadavg()[0]) / 2, "steps": steps, "started": started}
+
+
+def print_steps(figures: dict) -> None:
+    """The step's timeline: each line a process (P0 the command's, P1… in the order they first
+    appear), the seconds since the command started, the CPU of that process in the step, its name."""
+    processes: dict[int, int] = {}
+    for line in sorted(figures["steps"], key=lambda line: line["start"]):
+        number = processes.setdefault(line["pid"], len(processes))
+        print(f"    P{number} {line['start'] - figures['started']:6.1f} – {line['end'] - figures['started']:6.1f} s"
+              f"  CPU {line['cpu']:5.1f} s  {line['step']}")
 
 
 def make_build(corpus: Path, out: Path, source: Path, cache: Path, workers: int | None) -> dict[str, dict]:
@@ -117,6 +140,8 @@ def print_rows(label: str, releases: int, documents: int, figures: dict[str, dic
     for name, f in figures.items():
         print(f"| {label} | {releases} | {documents} | {name} | {f['wall']:.1f} | {f['cpu']:.1f} | {f['rss']:,.0f} | "
               f"{f['tree']:,.0f} | {f['pss']:,.0f} | {f['load']:.1f} |", flush=True)
+        if f["steps"]:
+            print_steps(f)
 
 
 def print_checksums(out: Path, cache: Path) -> None:
@@ -133,7 +158,10 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=None, help="RULES_KB_WORKERS for every step")
     parser.add_argument("--add-newest", action="store_true", help="also: build without the newest release, add it")
     parser.add_argument("--keep", type=Path, default=None, help="keep each size's outputs under this folder")
+    parser.add_argument("--steps", action="store_true", help="print each build's timeline of steps and processes")
     args = parser.parse_args()
+    global STEPS
+    STEPS = args.steps
     work = Path(tempfile.mkdtemp(prefix="bench-site-"))
     source = freeze(work / "source")
     total = len(magic_releases(ROOT / "corpus"))

@@ -8,7 +8,7 @@ from conftest import PACKAGE
 
 # The stage table of docs/layout.md, top to bottom; modules of one row may import each other.
 LAYERS = [
-    ["errors", "files", "games", "heap", "places", "visible"], ["numbers"], ["model"],
+    ["errors", "files", "games", "heap", "places", "steps", "visible"], ["numbers"], ["model"],
     ["refs", "tokens", "links", "jsregex"],
     ["sources"], ["ingest"], ["kb"], ["compare"], ["store"], ["assemble"], ["releases"], ["ask"], ["search"], ["notes"],
     ["render"], ["site"], ["cli"], ["__main__"],

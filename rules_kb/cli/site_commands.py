@@ -8,6 +8,7 @@ from pathlib import Path
 
 from rules_kb.cli import common
 from rules_kb.places import BUILD
+from rules_kb.steps import record_step
 
 DEFAULT_SITE = BUILD / "site"
 
@@ -90,9 +91,10 @@ def run_build(args: argparse.Namespace) -> int:
     knowledge, beside, said = None, None, []
     if args.graph is not None or args.store:
         output_folder(args.out, MANIFEST)  # refused before any work, as build_site would
-        knowledge = read_snapshot(args.corpus, common.cache())
-        snapshot = (key, files) if knowledge is None else None  # built now: the next build reads it back
-        knowledge = knowledge or build_knowledge(args.corpus, common.cache())
+        with record_step("knowledge"):
+            knowledge = read_snapshot(args.corpus, common.cache())
+            snapshot = (key, files) if knowledge is None else None  # built now: the next build reads it back
+            knowledge = knowledge or build_knowledge(args.corpus, common.cache())
         if can_fork():  # the graph, the store and the snapshot written meanwhile, from the same knowledge base
             from rules_kb.assemble.stored import store_path
 
@@ -140,12 +142,15 @@ def _write_graph_and_store(knowledge, args: argparse.Namespace, snapshot: tuple 
     said = []
     if args.graph is not None:
         graph = knowledge.graph
-        write_atomically(args.graph, export_lines(graph, "json"), newline=False)
+        with record_step("graph export"):
+            write_atomically(args.graph, export_lines(graph, "json"), newline=False)
         said.append(f"wrote {args.graph}: {graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges")
-    if args.store and refresh_store(args.corpus, common.cache(), knowledge):
-        said.append(f"wrote {store_path(args.corpus, common.cache())}")
+    with record_step("store"):
+        if args.store and refresh_store(args.corpus, common.cache(), knowledge):
+            said.append(f"wrote {store_path(args.corpus, common.cache())}")
     if snapshot is not None:  # last: a question reads the store, only the next build reads this
-        write_snapshot(args.corpus, common.cache(), knowledge, *snapshot)
+        with record_step("snapshot"):
+            write_snapshot(args.corpus, common.cache(), knowledge, *snapshot)
     return said
 
 

@@ -63,6 +63,7 @@ from rules_kb.site.notfound import fix_not_found_page
 from rules_kb.site.pages import MKDOCS_GENERATORS
 from rules_kb.site.reuse import MANIFEST as UNITS
 from rules_kb.site.reuse import PreviousBuild, build_salt, foreign_files
+from rules_kb.steps import record_step
 
 THEME_OVERRIDES = "overrides"
 # Files a host needs at the site's root (CNAME, .nojekyll), copied as they are by every build.
@@ -75,11 +76,6 @@ HOST_FILES = SITE_SOURCES / "host-files"
 EXTRA_WRITERS: tuple[Callable[[Knowledge, Path], None], ...] = (write_api, write_compare_data, write_section_api,
                                                                write_audit_data, write_search_index,
                                                                write_link_assets, write_interface_script)
-# Run beside the version, diff and rule pages; the other writers beside what's new and the glossaries
-# (``site/groups.py``: the two groups took 78 and 79 CPU s at the whole history, caches warm). When the
-# search index is linked rather than written (27 CPU s less in the second group), these two (12 s)
-# go to the second group as well.
-FIRST_GROUP_WRITERS = (write_glossary_api, write_api)
 # Files that the pages' own data makes, written with them: the older glossaries' JSON, drawn by
 # their pages; each game's Atom feed of releases (at absolute addresses under the build's base URL).
 SITE_WRITERS: tuple[Callable[[SiteData, Path], None], ...] = (write_glossary_api, write_feeds)
@@ -114,7 +110,8 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
     if knowledge is None:
         knowledge = load_knowledge(corpus, cache_dir)
     previous = PreviousBuild(out, staging)
-    site = load_site_data(knowledge, previous, base_url)
+    with record_step("site data"):
+        site = load_site_data(knowledge, previous, base_url)
     seconds["knowledge"] = time.perf_counter() - clock
     clock = time.perf_counter()
     seen: set[str] = set()
@@ -122,7 +119,8 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
         make_work_folder(docs_dir)
         nav_pages = write_sources(site, docs_dir, seen)
         make_work_folder(staging)
-        run_mkdocs(docs_dir, staging, source_date(knowledge))
+        with record_step("mkdocs"):
+            run_mkdocs(docs_dir, staging, source_date(knowledge))
         seconds["mkdocs"] = time.perf_counter() - clock
         clock = time.perf_counter()
         frames = take_frames(staging)
@@ -131,21 +129,18 @@ def build_site(corpus: Path, out: Path, cache_dir: Path | None = None, docs_dir:
         writers = [*(partial(writer, site) for writer in SITE_WRITERS),
                    *(partial(writer, knowledge) for writer in EXTRA_WRITERS
                      if not (linked and writer is write_search_index))]
-        first = () if linked else FIRST_GROUP_WRITERS
-        # the search index holds the most while it is made (~270 MB at the whole history): first of its group
-        writers.sort(key=lambda writer: writer.func is not write_search_index)
         with kept_token_diffs():
-            made = make_groups(site, partial(write_framed_pages, frames, staging, previous=previous),
-                               [w for w in writers if w.func in first],
-                               [w for w in writers if w.func not in first], staging, seen, previous)
+            made = make_groups(site, partial(write_framed_pages, frames, staging, previous=previous), writers,
+                               staging, seen, previous)
         pages = nav_pages + made.pages
         seconds["pages and files"] = time.perf_counter() - clock
         clock = time.perf_counter()
-        write_sitemap(site, staging)
-        write_offline(knowledge, staging)
-        fix_not_found_page(staging)
-        copy_host_files(staging)
-        previous.write_manifest()  # last: it lists every file the build wrote
+        with record_step("finishing"):
+            write_sitemap(site, staging)
+            write_offline(knowledge, staging)
+            fix_not_found_page(staging)
+            copy_host_files(staging)
+            previous.write_manifest()  # last: it lists every file the build wrote
         seconds["finishing"] = time.perf_counter() - clock
         replace_folder(staging, out, UNITS, check_no_foreign_files)
     except OSError as exc:  # a full disk or a file-size limit while copying or writing into the work folders
