@@ -8,7 +8,7 @@ theme's frames are ready, and each process takes the next item of the list whene
 the fork gives it, so each page comes out as it would in one process. The list starts with the
 heaviest items (``HEAVIEST``), so that neither process is left with a long item while the other
 has nothing to do: fixed halves, balanced for a warm build (78 and 79 CPU s), left one core idle
-for the last 35 s of a cold one, whose comparisons all fall on the second half's writers.
+for the last 37 s of a cold one, whose comparisons all fall on the second half's writers.
 ``RULES_KB_WORKERS=1`` makes everything here, in order.
 
 What the child did comes back over a pipe: its page count, the paths it claimed (two pages at
@@ -38,11 +38,11 @@ from rules_kb.tokens import unload_dictionary
 # ``RULES_KB_STEPS``: ``docs/publishing.md``); every other item follows in its own order. The search
 # index leads: it holds the most while it is made (~270 MB), so it is made on a process's smallest
 # heap.
-HEAVIEST = ("write_search_index",  # 17 · (linked from the CLI's index when current)
-            "diff_pages",  # with the rule pages: 55 · 31
-            "write_compare_data",  # 24 and two workers' 39 · 7
-            "write_audit_data",  # with what's new: 35 · 12
-            "write_api")  # 11 · 10
+HEAVIEST = ("write_search_index",  # 17 · 0 (linked from the CLI's index when that is current)
+            "diff_pages",  # with the rule pages: 63 · 28-33
+            "write_compare_data",  # 28 and its two workers' 45 · 6-8
+            "write_audit_data",  # with what's new: 28 · 9-14
+            "write_api")  # 9 · 11-13
 # Steps that share what they compute go in one item, in this order. The rows the diff pages show are
 # noted as they go, and the rule pages link to them without comparing the pairs again; the token
 # diffs the audit data makes are most of what's new's (what's new alone 25.0 CPU s cold, after the
