@@ -145,9 +145,10 @@ def _write_graph_and_store(knowledge, args: argparse.Namespace, snapshot: tuple 
         with record_step("graph export"):
             write_atomically(args.graph, export_lines(graph, "json"), newline=False)
         said.append(f"wrote {args.graph}: {graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges")
-    with record_step("store"):
-        if args.store and refresh_store(args.corpus, common.cache(), knowledge):
-            said.append(f"wrote {store_path(args.corpus, common.cache())}")
+    if args.store:
+        with record_step("store"):
+            if refresh_store(args.corpus, common.cache(), knowledge):
+                said.append(f"wrote {store_path(args.corpus, common.cache())}")
     if snapshot is not None:  # last: a question reads the store, only the next build reads this
         with record_step("snapshot"):
             write_snapshot(args.corpus, common.cache(), knowledge, *snapshot)
