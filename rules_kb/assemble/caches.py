@@ -246,6 +246,21 @@ def cache_key(corpus: Path) -> str:
     return digest.hexdigest()[:16]
 
 
+def code_key(corpus: Path) -> str:
+    """``cache_key`` without the manifest: the curated files and the package's source. Rows a
+    store holds per version are the same under one code key whatever documents were added
+    (``store.write`` copies them from the store it replaces)."""
+    from rules_kb.ingest.corpus import MANIFEST
+
+    digest = hashlib.sha256()
+    for path in sorted(corpus.glob("*.toml")):
+        if path.name != MANIFEST:
+            digest.update(path.name.encode() + b"\0")
+            digest.update(path.read_bytes())
+    digest.update(source_hash().encode())
+    return digest.hexdigest()[:16]
+
+
 def file_stats(corpus: Path) -> dict[str, list[int]]:
     """Size, mtime and ctime of every corpus file, recorded with a cache built from them."""
     from rules_kb.ingest.corpus import load_manifest

@@ -76,6 +76,7 @@ class KnowledgeReport:
     parses_reused: int = 0
     aligned: list[str] = field(default_factory=list)
     alignments_reused: int = 0
+    store_rows_copied: dict[str, int] = field(default_factory=dict)  # by table, from the store replaced
 
 
 def build_knowledge(corpus: Path, cache_dir: Path | None = None, report: KnowledgeReport | None = None) -> Knowledge:

@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Callable
 from pathlib import Path
 
-from rules_kb.assemble.caches import Step, check_files, file_stats, quietly
+from rules_kb.assemble.caches import Step, check_files, code_key, file_stats, quietly
 from rules_kb.errors import UsageError
 from rules_kb.store.read import Store, StoreDamaged, StoreOutdated
 from rules_kb.store.views import StoreKnowledge
@@ -25,14 +25,17 @@ def store_path(corpus: Path, cache_dir: Path) -> Path:
     return cache_dir / f"store-{tag}.sqlite"
 
 
-def build_store(corpus: Path, cache_dir: Path, report=None, knowledge=None, step: Step = quietly) -> Path:
+def build_store(corpus: Path, cache_dir: Path, report=None, knowledge=None, step: Step = quietly,
+                reuse: bool = False) -> Path:
     """Build the knowledge base (reusing cached parses and alignments; none when ``knowledge`` is the
-    corpus's, already built) and write the store; ``step`` names the long steps."""
+    corpus's, already built) and write the store; ``step`` names the long steps. With ``reuse``, the
+    rows of versions the store there already holds are copied from it (``store.write``): after an
+    ``add``, not after a store was found damaged."""
     from rules_kb.assemble.knowledge import KnowledgeReport, adjacent_pairs, build_knowledge, cache_key, relevant_forced
     from rules_kb.store.write import write_store
 
     report = report if report is not None else KnowledgeReport()
-    key = cache_key(corpus)
+    key, code = cache_key(corpus), code_key(corpus)
     files = file_stats(corpus)  # before the corpus is read: a file changed meanwhile is checked again
     if knowledge is None:
         with step("building the knowledge base for the store"):
@@ -46,7 +49,10 @@ def build_store(corpus: Path, cache_dir: Path, report=None, knowledge=None, step
     for old in cache_dir.glob("knowledge-*.pickle"):  # left by versions before the store: deleted, never read
         old.unlink(missing_ok=True)
     with step("writing the store"):
-        write_store(path, catalog, knowledge.graph, alignments, {"input_key": key, "files": files})
+        copied = write_store(path, catalog, knowledge.graph, alignments,
+                             {"input_key": key, "files": files, "reuse": code}, path if reuse else None)
+    if hasattr(report, "store_rows_copied"):
+        report.store_rows_copied = copied
     return path
 
 
@@ -56,7 +62,7 @@ def refresh_store(corpus: Path, cache_dir: Path, knowledge, step: Step = quietly
     Returns whether it was written."""
     if store_current(corpus, cache_dir):
         return False
-    build_store(corpus, cache_dir, knowledge=knowledge, step=step)
+    build_store(corpus, cache_dir, knowledge=knowledge, step=step, reuse=True)
     return True
 
 

@@ -1,4 +1,14 @@
-"""Write the store from a built knowledge base, all or nothing (temporary file + rename)."""
+"""Write the store from a built knowledge base, all or nothing (temporary file + rename).
+
+Given the store it replaces (``previous``), rows that only one version's documents decide are
+copied from it by SQL instead of made again: a version's ``rule_texts`` rows when its row in
+``versions`` (date, kinds, documents, rule count, first row id) and each of its documents' rows are
+the same, and an adjacent pair's ``alignments`` and ``alignment_parts`` rows when both versions are
+copied and its forced matches are the same. Only when ``meta.reuse`` (the code and the curated
+files other than the manifest) is the same too: after ``add`` of a release, the usual case. The
+graph's tables are written whole: a release's edges come between older ones in networkx's order,
+so every later edge id and in-position moves. The copy gives the rows a whole write gives, in
+the same order (``tests/test_store_reuse.py`` compares every table)."""
 
 from __future__ import annotations
 
@@ -68,8 +78,11 @@ def _insert(db: sqlite3.Connection, table: str, rows, chunk: int = 50_000) -> in
     return count
 
 
-def write_store(path: Path, catalog: Catalog, graph, alignments: list[Alignment], meta: dict[str, object]) -> None:
-    """Write every table to a temporary file beside ``path``, then rename it into place."""
+def write_store(path: Path, catalog: Catalog, graph, alignments: list[Alignment], meta: dict[str, object],
+                previous: Path | None = None) -> dict[str, int]:
+    """Write every table to a temporary file beside ``path``, then rename it into place; rows of
+    unchanged versions are copied from ``previous`` when it can be trusted (module docstring).
+    Returns how many rows were copied, by table."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".store-", suffix=".tmp")
@@ -83,16 +96,20 @@ def write_store(path: Path, catalog: Catalog, graph, alignments: list[Alignment]
             db.execute("PRAGMA journal_mode=OFF")
             db.execute("PRAGMA synchronous=OFF")
             db.executescript(DDL)
+            reused = _attach_previous(db, previous, meta.get("reuse"))
             db.execute("BEGIN")
-            counts = _fill(db, catalog, graph, alignments)
+            counts, copied = _fill(db, catalog, graph, alignments, reused)
             _insert(db, "meta", sorted({"format": FORMAT, **{k: _json(v) for k, v in meta.items()},
                                         "counts": _json(counts)}.items()))
             db.execute("COMMIT")
+            if reused is not None:
+                db.execute("DETACH DATABASE old")
             db.executescript(INDEXES)
         finally:
             db.close()
         os.chmod(temporary, 0o644)
         os.replace(temporary, path)
+        return copied
     except sqlite3.Error as exc:  # a full disk or a file-size limit: SQLite says "disk I/O error"
         raise OutputError(str(path), f"the store cannot be written ({exc})") from None
     finally:
@@ -100,19 +117,56 @@ def write_store(path: Path, catalog: Catalog, graph, alignments: list[Alignment]
             os.unlink(temporary)
 
 
-def _fill(db: sqlite3.Connection, catalog: Catalog, graph, alignments: list[Alignment]) -> dict[str, int]:
-    counts = {}
+def _attach_previous(db: sqlite3.Connection, previous: Path | None, reuse: object) -> set | None:
+    """Attach the previous store as ``old`` when its rows may be copied: it opens and checks
+    (format, header, meta digests) and was written by the same code and curated files. Returns its
+    ``versions`` and ``documents`` rows (checked, each tagged with its table), or None."""
+    from rules_kb.store.read import Store, StoreDamaged
+
+    if previous is None or reuse is None or not previous.is_file():
+        return None
+    try:
+        store = Store(previous)
+        try:
+            if store.meta.get("reuse") != _json(reuse):
+                return None
+            rows = set(store.rows("SELECT * FROM versions"))
+            documents = set(store.rows("SELECT * FROM documents"))
+        finally:
+            store.close()
+    except StoreDamaged:
+        return None
+    db.execute("ATTACH DATABASE ? AS old", (str(previous),))
+    return {("version", *row) for row in rows} | {("document", *row) for row in documents}
+
+
+def _document_row(d, position: int) -> tuple:
+    return (d.meta.id, position, d.meta.file, d.meta.sha256, d.meta.game, _json(list(d.meta.languages)),
+            d.meta.format, d.meta.kind, _json(list(d.meta.versions)), _json(list(d.meta.dates)), d.meta.source,
+            d.meta.note)
+
+
+def _fill(db: sqlite3.Connection, catalog: Catalog, graph, alignments: list[Alignment],
+          reused: set | None) -> tuple[dict[str, int], dict[str, int]]:
+    counts, copied = {}, {"rule_texts": 0, "alignments": 0, "alignment_parts": 0}
     documents = list(catalog.documents.values())
-    counts["documents"] = _insert(db, "documents", (
-        (d.meta.id, i, d.meta.file, d.meta.sha256, d.meta.game, _json(list(d.meta.languages)), d.meta.format,
-         d.meta.kind, _json(list(d.meta.versions)), _json(list(d.meta.dates)), d.meta.source, d.meta.note)
-        for i, d in enumerate(documents)))
+    document_rows = [_document_row(d, i) for i, d in enumerate(documents)]
+    counts["documents"] = _insert(db, "documents", document_rows)
     first = _first_rows(catalog)
-    counts["versions"] = _insert(db, "versions", (
-        (v.game, v.lang, v.label, v.date, _json(sorted(v.kinds)), _json(v.documents),
-         first.get(key, [None, 0])[1], first.get(key, [None, 0])[0])
-        for key, v in sorted(catalog.versions.items())))
-    counts["rule_texts"] = _insert(db, "rule_texts", _rule_rows(catalog))  # streamed, never a list of all
+    version_rows = [(v.game, v.lang, v.label, v.date, _json(sorted(v.kinds)), _json(v.documents),
+                     first.get(key, [None, 0])[1], first.get(key, [None, 0])[0])
+                    for key, v in sorted(catalog.versions.items())]
+    counts["versions"] = _insert(db, "versions", version_rows)
+    same, same_place = _unchanged_versions(version_rows, document_rows, reused)
+    counts["rule_texts"] = 0
+    for game, lang, label in _text_versions(catalog):
+        if (game, lang, label) in same_place:
+            found = db.execute("INSERT INTO rule_texts SELECT * FROM old.rule_texts WHERE game = ? AND lang = ? "
+                               "AND version = ? ORDER BY id", (game, lang, label)).rowcount
+            copied["rule_texts"] += found
+        else:  # streamed, never a list of all
+            found = _insert(db, "rule_texts", _rule_rows(catalog, game, lang, label, first[(game, lang, label)][0]))
+        counts["rule_texts"] += found
     counts["terms"] = _insert(db, "terms", (  # the id is written, not left to SQLite, so the digest can check it
         (i, t.game, t.lang, t.version, t.term, t.definition, doc, _json(t.spans))
         for i, (doc, t) in enumerate((d.meta.id, t) for d in documents for t in d.terms)))
@@ -134,13 +188,47 @@ def _fill(db: sqlite3.Connection, catalog: Catalog, graph, alignments: list[Alig
         (i, source, target, key, data.get("kind"), position, attrs_json(data))
         for i, (source, target, key, position, data) in enumerate(_edges_with_in_position(graph))))
     counts["word_sets"] = _insert(db, "word_sets", _word_set_rows(catalog))
-    counts["alignments"] = _insert(db, "alignments", (
-        (a.game, a.lang, a.old_version, a.new_version, _json(forced_record(forced)), _json(alignment_record(a)))
-        for forced, a in alignments))
-    counts["alignment_parts"] = _insert(db, "alignment_parts", (
-        (a.game, a.lang, a.old_version, a.new_version, key, _json(forced_record(forced)), _json(part))
-        for forced, a in alignments for key, part in sorted(alignment_parts(a).items())))
-    return counts
+    counts["alignments"] = counts["alignment_parts"] = 0
+    for forced, a in alignments:  # one pair at a time, in the pairs' order, copied or made
+        pair, forced_json = (a.game, a.lang, a.old_version, a.new_version), _json(forced_record(forced))
+        if {(a.game, a.lang, a.old_version), (a.game, a.lang, a.new_version)} <= same:
+            where = "WHERE game = ? AND lang = ? AND old_version = ? AND new_version = ? AND forced = ?"
+            found = db.execute(f"INSERT INTO alignments SELECT * FROM old.alignments {where}", (*pair, forced_json))
+            if found.rowcount == 1:
+                parts = db.execute(f"INSERT INTO alignment_parts SELECT * FROM old.alignment_parts {where} "
+                                   "ORDER BY rowid", (*pair, forced_json)).rowcount
+                counts["alignments"] += 1
+                counts["alignment_parts"] += parts
+                copied["alignments"] += 1
+                copied["alignment_parts"] += parts
+                continue
+        counts["alignments"] += _insert(db, "alignments", [(*pair, forced_json, _json(alignment_record(a)))])
+        counts["alignment_parts"] += _insert(db, "alignment_parts", (
+            (*pair, key, forced_json, _json(part)) for key, part in sorted(alignment_parts(a).items())))
+    return counts, copied
+
+
+def _unchanged_versions(version_rows: list[tuple], document_rows: list[tuple], reused: set | None
+                        ) -> tuple[set, set]:
+    """The (game, lang, version) keys the previous store holds as this write makes them: the
+    versions whose row (its first text's id aside) and documents' rows (their place in the manifest
+    aside) are the same; and of those, the ones whose texts keep their ids (their rows are the same)."""
+    if reused is None:
+        return set(), set()
+    documents = {row[0]: row for row in document_rows}
+    old_documents = {row[1]: row[1:] for row in reused if row[0] == "document"}
+    old_versions = {row[1:4]: row[1:] for row in reused if row[0] == "version"}
+    same, same_place = set(), set()
+    for row in version_rows:
+        old = old_versions.get(row[:3])
+        if old is None or old[:-1] != row[:-1]:
+            continue
+        if all(_without_position(old_documents.get(doc)) == _without_position(documents.get(doc))
+               for doc in json.loads(row[5])):
+            same.add(row[:3])
+            if old == row:
+                same_place.add(row[:3])
+    return same, same_place
 
 
 def _word_set_rows(catalog: Catalog):
@@ -180,17 +268,27 @@ def _first_rows(catalog: Catalog) -> dict[tuple, list[int]]:
     return first
 
 
-def _rule_rows(catalog: Catalog):
-    row_id = 0
+def _without_position(row: tuple | None) -> tuple | None:
+    """A ``documents`` row without its place in the manifest (an added document may come first)."""
+    return None if row is None else (row[0], *row[2:])
+
+
+def _text_versions(catalog: Catalog):
+    """(game, lang, version) of every version holding texts, in the rows' order (catalog order)."""
     for game, lang in sorted({(g, lg) for g, lg, _ in catalog.versions}):
         for label in catalog.version_labels(game, lang):
-            rules = catalog.rules_in(game, lang, label)
-            for number_position, (number, texts) in enumerate(rules.items()):
-                for position, rule in enumerate(texts):
-                    yield (row_id, rule.game, rule.lang, rule.version, str(number), number_position, position,
-                           rule.text, rule.title, rule.date, int(rule.truncated), rule.written_as, rule.document,
-                           _json(rule.spans), _json([[e.text, e.spans] for e in rule.examples]), text_id(rule))
-                    row_id += 1
+            if any(catalog.rules_in(game, lang, label).values()):
+                yield game, lang, label
+
+
+def _rule_rows(catalog: Catalog, game: str, lang: str, label: str, row_id: int):
+    """One version's ``rule_texts`` rows, the first with id ``row_id``."""
+    for number_position, (number, texts) in enumerate(catalog.rules_in(game, lang, label).items()):
+        for position, rule in enumerate(texts):
+            yield (row_id, rule.game, rule.lang, rule.version, str(number), number_position, position,
+                   rule.text, rule.title, rule.date, int(rule.truncated), rule.written_as, rule.document,
+                   _json(rule.spans), _json([[e.text, e.spans] for e in rule.examples]), text_id(rule))
+            row_id += 1
 
 
 __all__ = ["write_store"]
