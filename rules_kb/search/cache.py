@@ -91,10 +91,12 @@ def refresh_after_add(corpus: Path, cache_dir: Path, build_dir: Path, step: Step
     knowledge base, so the first question after the add answers at once. Otherwise (a corpus nobody
     asked anything yet) nothing is built. Returns whether anything was written.
 
-    Not incremental: the graph, and so the store, is written whole (a release adds edges whose order
-    and attributes, ``resolved_in`` of older citations, depend on the whole history), but once,
-    here, not once per kind of question; the index, then the knowledge base's snapshot (read back by
-    the build that follows), are written in a second process meanwhile (``parallel.Beside``)."""
+    The store is written from the one it replaces: the texts of unchanged versions and the
+    alignments of unchanged pairs are copied (``store.write``); the graph's tables are written whole
+    (a release adds edges whose order and attributes, ``resolved_in`` of older citations, depend on
+    the whole history), and so is the index (one more release moves every English posting's
+    statistics). The index, then the knowledge base's snapshot (read back by the build that follows),
+    are written in a second process meanwhile (``parallel.Beside``)."""
     from rules_kb.assemble.knowledge import build_knowledge, read_snapshot
     from rules_kb.assemble.parallel import Beside, can_fork
     from rules_kb.assemble.stored import refresh_store, store_path
