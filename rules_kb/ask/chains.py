@@ -56,6 +56,7 @@ class Lineages:
         self.labels = knowledge.catalog.version_labels(game, lang)
         self.order = {label: i for i, label in enumerate(self.labels)}
         self._eras: dict[str, list[Era]] = {}
+        self._chains: dict[Era, Chain] = {}  # a site build asks each page's chain again for its gone notes
         self._moves: dict[str, list[Renumbering]] = {}
 
     def eras(self, number: str) -> list[Era]:
@@ -93,6 +94,12 @@ class Lineages:
         era = self.era_holding(number, label)
         if era is None:
             return None
+        if era not in self._chains:
+            self._chains[era] = self._follow(era)
+        return self._chains[era]
+
+    def _follow(self, era: Era) -> Chain:
+        """The chain through ``era``: every move into its first version and out of its last, followed."""
         eras = [era]
         while (came := self._move(eras[0], "moved from")) is not None:
             earlier = self.era_holding(came.old, came.from_version)
