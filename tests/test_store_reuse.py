@@ -35,6 +35,18 @@ def whole_store(corpus, cache, tmp_path):
     return build_store(corpus, fresh)
 
 
+def stored_then_added(tmp_path, ids: list[str], file: str, version: str):
+    """The store of a corpus of ``ids``, then ``add`` of corpus/mtg/``file``: the corpus, the cache
+    and the first store's tables."""
+    cache = tmp_path / "cache"
+    corpus = small_corpus(tmp_path / "corpus", ids)
+    before = tables_of(build_store(corpus, cache))
+    release = tmp_path / file
+    release.write_bytes((CORPUS / "mtg" / file).read_bytes())
+    add_release(corpus, release, cache, game="mtg", lang="en", format_name="mtg-cr", version=version)
+    return corpus, cache, before
+
+
 def refreshed(corpus, cache) -> KnowledgeReport:
     """What ``add`` does after it committed (``refresh_store``): the store, no longer current, written
     again from the new knowledge base and the store it replaces."""
@@ -45,13 +57,8 @@ def refreshed(corpus, cache) -> KnowledgeReport:
 
 
 def test_an_added_release_copies_the_older_versions_rows_and_gives_the_whole_stores_tables(tmp_path):
-    cache = tmp_path / "cache"
-    corpus = small_corpus(tmp_path / "corpus", ["mtg-cr-2008-10-01", "mtg-cr-2009-05-01"])
-    build_store(corpus, cache)
-    before = tables_of(store_path(corpus, cache))
-    release = tmp_path / "CR-2009-07-08.txt"
-    release.write_bytes((CORPUS / "mtg" / "CR-2009-07-08.txt").read_bytes())
-    add_release(corpus, release, cache, game="mtg", lang="en", format_name="mtg-cr", version="2009-07-08")
+    corpus, cache, before = stored_then_added(tmp_path, ["mtg-cr-2008-10-01", "mtg-cr-2009-05-01"],
+                                              "CR-2009-07-08.txt", "2009-07-08")
     report = refreshed(corpus, cache)
     old_texts = len(before["rule_texts"])
     # both older releases' texts and their one pair are copied; the new release's texts and pair are made
@@ -65,12 +72,8 @@ def test_an_added_release_copies_the_older_versions_rows_and_gives_the_whole_sto
 def test_a_release_added_before_the_others_moves_their_ids_and_they_are_made_again(tmp_path):
     """2008-10-01 comes first in the catalog: every later text's id moves, so no text row is copied
     (the id is in the row and its digest); the pair of the two later releases still is."""
-    cache = tmp_path / "cache"
-    corpus = small_corpus(tmp_path / "corpus", ["mtg-cr-2009-05-01", "mtg-cr-2009-07-08"])
-    build_store(corpus, cache)
-    release = tmp_path / "CR-2008-10-01.txt"
-    release.write_bytes((CORPUS / "mtg" / "CR-2008-10-01.txt").read_bytes())
-    add_release(corpus, release, cache, game="mtg", lang="en", format_name="mtg-cr", version="2008-10-01")
+    corpus, cache, _ = stored_then_added(tmp_path, ["mtg-cr-2009-05-01", "mtg-cr-2009-07-08"],
+                                         "CR-2008-10-01.txt", "2008-10-01")
     report = refreshed(corpus, cache)
     assert report.store_rows_copied["rule_texts"] == 0 and report.store_rows_copied["alignments"] == 1
     after, whole = tables_of(store_path(corpus, cache)), tables_of(whole_store(corpus, cache, tmp_path))
