@@ -239,19 +239,23 @@ def _word_set_rows(catalog: Catalog):
 
 def _edges_with_in_position(graph):
     """Every edge in networkx out-edge order, with its position among its target's in-edges."""
-    in_position = {}
     # networkx's own adjacency dicts, in the order its views give them: walking 1.2 million edges
-    # through the views' Python-level mappings took a third of the store's time.
+    # through the views' Python-level mappings took a third of the store's time. A pair's key dict
+    # is one object on both sides (``succ[u][v] is pred[v][u]``), so its keys come in one order and
+    # a pair's edges are numbered from where its source starts among the target's predecessors
+    # (a dict per target: 3.7 -> 2.6 s at the whole corpus against one dict keyed by edge).
+    starts: dict[str, dict[str, int]] = {}
     for node, predecessors in graph._pred.items():
-        i = 0
+        i, mine = 0, {}
         for source, keyed in predecessors.items():
-            for key in keyed:
-                in_position[(source, node, key)] = i
-                i += 1
+            mine[source] = i
+            i += len(keyed)
+        starts[node] = mine
     for source, successors in graph._succ.items():
         for target, keyed in successors.items():
-            for key, data in keyed.items():
-                yield source, target, key, in_position[(source, target, key)], data
+            start = starts[target][source]
+            for offset, (key, data) in enumerate(keyed.items()):
+                yield source, target, key, start + offset, data
 
 
 def _first_rows(catalog: Catalog) -> dict[tuple, list[int]]:
