@@ -328,13 +328,10 @@ def history_record(knowledge: Knowledge, number: RuleNumber, game: str | None = 
                    lang: str | None = None) -> dict:
     """Every text of a number with its era flag, the documents about it and its renumbering trail:
     what ``history --json`` prints (the site folds runs of identical texts: ``render/api.py``)."""
-    if game is not None and lang is None:  # the site's JSON API, after the rule pages read the same
-        texts, eras = history_with_eras(knowledge, number, game)
-    else:
-        texts = history(knowledge, number, game, lang)
-        eras = era_starts(knowledge, texts)
+    texts = history(knowledge, number, game, lang)
     games = sorted({t.game for t in texts})
-    records = [{**t.to_record(), "new_era": new_era} for t, new_era in zip(texts, eras, strict=True)]
+    records = [{**t.to_record(), "new_era": new_era}
+               for t, new_era in zip(texts, era_starts(knowledge, texts), strict=True)]
     return {"texts": records,
             "documents": {g: [d.to_record() for d in documents_about(knowledge, number, g)] for g in games},
             "renumbering": {g: [m.to_record() for m in renumbering_of(knowledge, number, g)] for g in games}}

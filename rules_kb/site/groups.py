@@ -39,15 +39,15 @@ from rules_kb.tokens import unload_dictionary
 # index leads: it holds the most while it is made (~270 MB), so it is made on a process's smallest
 # heap.
 HEAVIEST = ("write_search_index",  # 17 · 0 (linked from the CLI's index when that is current)
-            "diff_pages",  # with the rule pages (63 · 28-33) and the API (9 · 11-13 alone)
+            "diff_pages",  # with the rule pages: 63 · 28-33
             "write_compare_data",  # 28 and its two workers' 45 · 6-8
-            "write_audit_data")  # with what's new: 28 · 9-14
+            "write_audit_data",  # with what's new: 28 · 9-14
+            "write_api")  # 9 · 11-13
 # Steps that share what they compute go in one item, in this order. The rows the diff pages show are
 # noted as they go, and the rule pages link to them without comparing the pairs again; the token
 # diffs the audit data makes are most of what's new's (what's new alone 25.0 CPU s cold, after the
-# audit data 15.3); the JSON API asks each rule's history, eras and moves that the rule pages have
-# just read (kept on the knowledge base: ``ask.query.history_with_eras``, ``renumbering_of``).
-TOGETHER = (("diff_pages", "rule_pages", "write_api"), ("write_audit_data", "whats_new_pages"))
+# audit data 15.3).
+TOGETHER = (("diff_pages", "rule_pages"), ("write_audit_data", "whats_new_pages"))
 
 WritePages = Callable[[Iterable[Page], set[str]], int]
 Writer = Callable[[Path], None]
