@@ -51,8 +51,7 @@ def build_store(corpus: Path, cache_dir: Path, report=None, knowledge=None, step
     with step("writing the store"):
         copied = write_store(path, catalog, knowledge.graph, alignments,
                              {"input_key": key, "files": files, "reuse": code}, path if reuse else None)
-    if hasattr(report, "store_rows_copied"):
-        report.store_rows_copied = copied
+    report.store_rows_copied = copied
     return path
 
 
