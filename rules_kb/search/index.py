@@ -57,8 +57,8 @@ from rules_kb.visible import people_json
 
 __all__ = ["INDEX_DIR", "build_index_files", "shard_of", "write_search_index"]
 
-FORMAT = 6  # 3: meta.json carries the query grammar (segment.browser_grammar); 4: forms.json; 5: joiners;
-# 6: synonyms.json
+FORMAT = 7  # 3: meta.json carries the query grammar (segment.browser_grammar); 4: forms.json; 5: joiners;
+# 6: synonyms.json; 7: a name term (=event) is in the shard of the word it names
 GROUPS_PER_SHARD = 8
 SHARD_TARGET_BYTES = 48_000  # postings shard size aimed at (raw JSON, estimated): few files, a few per query
 K1, B = 1.2, 0.75

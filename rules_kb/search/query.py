@@ -9,7 +9,10 @@
    a query word also finds the other inflections the texts print (``forms.json``: casting finds
    cast at 3/5 of the weight; a pair the same, one side inflected) and, in Japanese, the words
    Sudachi's dictionary calls its synonyms (``synonyms.json``: 順番 finds 順序 at 2/5), a
-   document taking the best of a word's variants; each document scores the sum of its integer
+   document taking the best of a word's variants; in a question of several content words, each
+   of them is also asked as a name (``=event``: a text or title that is that word) at 1/2 of the
+   weight, so the rule defining a word the question uses comes forward (what counts as an event:
+   700.1 "Anything that happens in a game is an event."); each document scores the sum of its integer
    weights times the square of the number of distinct query words it holds (a text with every
    word beats one that repeats a few), halved for a wording that is no longer its rule's newest
    and halved for a rule gone from its game's newest version. A group (rule lineage) takes its
@@ -27,6 +30,7 @@ from pathlib import Path
 from rules_kb.search.segment import (
     CITES,
     FORM_WEIGHT,
+    NAME_WEIGHT,
     NEAREST_COUNT,
     NEAREST_EDITS,
     SNIPPET_BEFORE,
@@ -35,6 +39,7 @@ from rules_kb.search.segment import (
     WHOLE_WEIGHT,
     QueryToken,
     is_content,
+    name_terms,
     nearest_words,
     query_terms,
     rule_number,
@@ -116,9 +121,11 @@ class SearchIndex:
 
 
 def shard_of(term: str, shard_count: int) -> int:
-    """FNV-1a (32 bit) over the term's code points, modulo the shard count (``search.js`` twin)."""
+    """FNV-1a (32 bit) over the term's code points, modulo the shard count (``search.js`` twin). A
+    name term is filed with the word or pair it names (``=event`` with ``event``): asking a question's
+    words as names fetches no shard more."""
     value = 0x811C9DC5
-    for char in term:
+    for char in term.removeprefix("="):
         value ^= ord(char)
         value = (value * 0x01000193) & 0xFFFFFFFF
     return value % shard_count
@@ -167,6 +174,9 @@ def answer(index: SearchIndex, query: str, *, game: str | None = None, lang: str
                 scores[doc_id] = scores.get(doc_id, 0) + weight
                 if term in terms and is_content(term):
                     matched[doc_id] = matched.get(doc_id, 0) + 1
+        for name in name_terms(tokens):  # a word of the question that is a text's name: at NAME_WEIGHT
+            for doc_id, weight in _best_of_forms(index, [(name, NAME_WEIGHT)]).items():
+                scores[doc_id] = scores.get(doc_id, 0) + weight
         scores = {doc_id: raw * matched.get(doc_id, 1) ** 2 for doc_id, raw in scores.items()}
     if version is not None:  # the CLI's --version: only wordings printed in that version count
         scores = {d: s for d, s in scores.items() if allowed[meta["groupLanguage"][meta["docGroup"][d]]]

@@ -57,6 +57,7 @@ JOINERS = ("\u30fb", "-")
 FORM_WEIGHT = (3, 5)  # another inflection of a query word weighs 3/5 of its weight (integers: Python = JavaScript)
 SYNONYM_WEIGHT = (2, 5)  # a word Sudachi's dictionary calls a synonym (順番: 順序) weighs 2/5
 WHOLE_WEIGHT = (1, 1)  # the word as typed
+NAME_WEIGHT = (1, 2)  # one content word of a longer question, asked as a name (``name_terms``)
 
 
 def english_term(word: str) -> str:
@@ -256,6 +257,15 @@ def whole_term(words: list[str]) -> str | None:
     return "=" + " ".join(content) if content else None
 
 
+def name_terms(tokens: list[QueryToken]) -> list[str]:
+    """Each content word of a question of several, asked as a name: ``=event`` for *what counts as an
+    event* meets the rule whose text or title is that name (700.1: "Anything that happens in a game
+    is an event."), which the question's other words do not name. A question of one content word is
+    already asked as that name (``whole_term``)."""
+    content = list(dict.fromkeys(token.term for token in tokens if token.word and not is_function_word(token.term)))
+    return [f"={word}" for word in content] if len(content) > 1 else []
+
+
 def adjacent_pairs(terms: list[str]) -> list[str]:
     """Each two terms that follow one another; "" (punctuation) breaks them. Function words are kept
     in pairs: *the stack*, カードを and を引く say more together than apart."""
@@ -297,6 +307,7 @@ def browser_grammar() -> dict:
         "plainEndings": list(PLAIN_ENDINGS),
         "formWeight": list(FORM_WEIGHT),
         "synonymWeight": list(SYNONYM_WEIGHT),
+        "nameWeight": list(NAME_WEIGHT),
         "joiners": list(JOINERS),
         "negation": {"ending": NEGATION_ENDING, "words": list(NEGATION_WORDS), "term": NEGATION_TERM},
         "unknownCost": UNKNOWN_COST,

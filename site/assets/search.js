@@ -15,7 +15,7 @@
   // of rules_kb/search/segment.py and query.py, spelt for JavaScript by rules_kb/jsregex.py.
   let JAPANESE_CHAR, ENGLISH_TOKEN, WORD_CHAR, RULE_NUMBER, RUN_TOGETHER, CITES, QUOTES;
   let PLAIN_ENDINGS, NEAREST_EDITS, NEAREST_COUNT, UNKNOWN_COST, MAX_SURFACE, WHOLE_MAX;
-  let SNIPPET_BEFORE, SNIPPET_LENGTH, NEGATION, FORM_WEIGHT, SYNONYM_WEIGHT, JOINERS;
+  let SNIPPET_BEFORE, SNIPPET_LENGTH, NEGATION, FORM_WEIGHT, SYNONYM_WEIGHT, NAME_WEIGHT, JOINERS;
   const PAGE_RESULTS = 10;  // results on one page (the CLI's --limit default)
 
   function useGrammar(grammar) {
@@ -31,6 +31,7 @@
     NEGATION = grammar.negation;
     FORM_WEIGHT = grammar.formWeight;
     SYNONYM_WEIGHT = grammar.synonymWeight;
+    NAME_WEIGHT = grammar.nameWeight;
     JOINERS = grammar.joiners;
     NEAREST_EDITS = grammar.nearestEdits;
     NEAREST_COUNT = grammar.nearestCount;
@@ -261,6 +262,14 @@
     return content.length > 0 && content.length <= WHOLE_MAX ? "=" + content.join(" ") : null;
   }
 
+  function nameTerms(tokens, stopWords) {  // segment.py's name_terms: each content word of several, as a name
+    const content = [];
+    for (const token of tokens) {
+      if (token.word && !isFunctionWord(token.term, stopWords) && !content.includes(token.term)) content.push(token.term);
+    }
+    return content.length > 1 ? content.map(function (word) { return "=" + word; }) : [];
+  }
+
   function queryTerms(tokens, stopWords) {
     const words = tokens.filter(function (t) { return t.word; }).map(function (t) { return t.term; });
     const whole = wholeTerm(words, stopWords);
@@ -287,8 +296,8 @@
   // --- index files (query.py's SearchIndex) ----------------------------------------------------
 
   function shardOf(term, count) {
-    let value = 0x811c9dc5;
-    for (const char of term) {
+    let value = 0x811c9dc5;  // a name term is filed with the word it names (query.py)
+    for (const char of term.startsWith("=") ? term.slice(1) : term) {
       value ^= char.codePointAt(0);
       value = Math.imul(value, 0x01000193) >>> 0;
     }
@@ -532,6 +541,7 @@
     const scores = new Map();
     let terms = [];
     let wanted = [];
+    let names = [];  // a word of the question that is a text's name, at NAME_WEIGHT (query.py)
     if (cites) {
       const cited = ruleNumber(cites[1]);
       if (cited !== null) wanted = ["cites:" + cited];
@@ -541,17 +551,19 @@
       guess.terms.concat(guess.pairs).forEach(function (term) {  // and their variants' (one round trip less)
         for (const option of variants(term, index.forms, index.synonyms)) index.postings(option[0]).catch(function () {});
       });
+      nameTerms(typed, index.stopWords).forEach(function (name) { index.postings(name).catch(function () {}); });
       const tokens = await corrected(index, typed, notes);
       const found = queryTerms(tokens, index.stopWords);
       terms = found.terms;
       wanted = found.terms.concat(found.pairs);
+      names = nameTerms(tokens, index.stopWords);
     }
     // query.py: each term's variants (its inflections and synonyms, a pair with one side replaced), a
     // document taking the best of them; an inflection weighs FORM_WEIGHT of the typed word, a synonym
     // SYNONYM_WEIGHT.
     const choices = wanted.map(function (term) {
       return cites ? [[term, [1, 1]]] : variants(term, index.forms, index.synonyms);
-    });
+    }).concat(names.map(function (name) { return [[name, NAME_WEIGHT]]; }));
     const lists = await Promise.all(choices.map(function (list) {
       return Promise.all(list.map(function (option) { return index.postings(option[0]); }));
     }));
