@@ -42,7 +42,7 @@ from corpora import magic_releases, write_corpus
 from rules_kb.ingest.corpus import load_manifest
 
 ROOT = Path(__file__).resolve().parent.parent
-CLI = "import sys; from rules_kb.cli import main; sys.exit(main(sys.argv[1:]))"
+CLI = "import sys; from rules_kb.__main__ import main; sys.exit(main())"  # as the rules-kb script runs it
 # One step, in its own process: wall time, CPU and largest RSS of it and its children, and the sums of
 # their RSS (an upper bound: a page a forked worker still shares with its parent counts twice) and PSS.
 MEASURE = """

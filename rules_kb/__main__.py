@@ -7,9 +7,12 @@ the CLI writes and exits 130: nothing has been written yet that needs cleaning u
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import signal
 import sys
+import threading
 
 
 def _interrupted_while_starting(_number: int, _frame: object) -> None:
@@ -25,7 +28,22 @@ def main() -> int:
 
     if starting:  # from here on the CLI turns Ctrl-C into that line after its writers clean up
         signal.signal(signal.SIGINT, signal.default_int_handler)
-    return run_command()
+    return end_process(run_command())
+
+
+def end_process(code: int) -> int:
+    """Exit with ``code`` without freeing the heap object by object: after a build or an ``add`` the
+    interpreter spent 3.3 s releasing the knowledge base's millions of objects, memory the kernel
+    takes back at once. Exit handlers still run (a temporary folder's cleanup, logging) and both
+    streams are flushed first. A command that left a thread running ends the usual way, which waits
+    for it."""
+    if threading.active_count() > 1:
+        return code
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(BrokenPipeError, ValueError):  # the reader went away, or the stream is closed
+            stream.flush()
+    os._exit(code)
 
 
 if __name__ == "__main__":
