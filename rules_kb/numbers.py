@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import total_ordering
+from functools import lru_cache, total_ordering
 
 from rules_kb.errors import MalformedRuleNumber
 
@@ -50,7 +50,15 @@ class RuleNumber:
 
     @classmethod
     def parse(cls, raw: str) -> RuleNumber:
-        """Parse one number, tolerating width, a trailing period, case and one inner space."""
+        """Parse one number, tolerating width, a trailing period, case and one inner space. A spelling
+        read before gives the same (frozen) number back: a site build parses the same few thousand
+        spellings hundreds of thousands of times, and the number keeps its sort key and spelling."""
+        if cls is RuleNumber:
+            return _parse_spelling(raw)
+        return cls._parse(raw)
+
+    @classmethod
+    def _parse(cls, raw: str) -> RuleNumber:
         folded = fold_width(raw).strip()
         match = RULE_NUMBER.fullmatch(folded)
         if match is None:
@@ -187,3 +195,8 @@ class SectionNumber:
 
     def __str__(self) -> str:
         return ".".join(str(p) for p in self.parts)
+
+
+@lru_cache(maxsize=1 << 16)  # bounded: a hostile note may spell numbers without end
+def _parse_spelling(raw: str) -> RuleNumber:
+    return RuleNumber._parse(raw)
