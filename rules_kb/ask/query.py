@@ -85,12 +85,13 @@ def era_starts(knowledge: Knowledge, texts: list[RuleText]) -> list[bool]:
     another rule that took the number (Magic's 309 before and after 2009, and in 2022).
     """
     graph = knowledge.graph
+    ids = [text_id(text) for text in texts]  # each named once: a site build asks this of every rule
     starts = []
     for i, text in enumerate(texts):
         before = texts[i - 1] if i else None
         same_line = before is not None and (before.game, before.lang) == (text.game, text.lang)
-        linked = same_line and graph.has_edge(text_id(before), text_id(text)) and any(
-            d["kind"] == "next_version" for d in graph.get_edge_data(text_id(before), text_id(text)).values())
+        edges = graph.get_edge_data(ids[i - 1], ids[i]) if same_line else None
+        linked = edges is not None and any(d["kind"] == "next_version" for d in edges.values())
         starts.append(same_line and not linked and before.version != text.version)
     return starts
 
