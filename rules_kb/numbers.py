@@ -48,24 +48,12 @@ class RuleNumber:
         if not isinstance(self.section, int) or not (self.rule is None or isinstance(self.rule, int)):
             raise TypeError(f"RuleNumber fields must be ints; use RuleNumber.parse for text ({self.section!r})")
 
-    @classmethod
-    def parse(cls, raw: str) -> RuleNumber:
+    @staticmethod
+    def parse(raw: str) -> RuleNumber:
         """Parse one number, tolerating width, a trailing period, case and one inner space. A spelling
         read before gives the same (frozen) number back: a site build parses the same few thousand
         spellings hundreds of thousands of times, and the number keeps its sort key and spelling."""
-        if cls is RuleNumber:
-            return _parse_spelling(raw)
-        return cls._parse(raw)
-
-    @classmethod
-    def _parse(cls, raw: str) -> RuleNumber:
-        folded = fold_width(raw).strip()
-        match = RULE_NUMBER.fullmatch(folded)
-        if match is None:
-            raise MalformedRuleNumber(raw, "not of the form 123, 123.4 or 123.4a")
-        letter = match["letter"]
-        rule = int(match["rule"]) if match["rule"] is not None else None
-        return cls(int(match["section"]), rule, letter.lower() if letter else None)
+        return _parse_spelling(raw)
 
     @property
     def depth(self) -> int:
@@ -199,4 +187,10 @@ class SectionNumber:
 
 @lru_cache(maxsize=1 << 16)  # bounded: a hostile note may spell numbers without end
 def _parse_spelling(raw: str) -> RuleNumber:
-    return RuleNumber._parse(raw)
+    folded = fold_width(raw).strip()
+    match = RULE_NUMBER.fullmatch(folded)
+    if match is None:
+        raise MalformedRuleNumber(raw, "not of the form 123, 123.4 or 123.4a")
+    letter = match["letter"]
+    rule = int(match["rule"]) if match["rule"] is not None else None
+    return RuleNumber(int(match["section"]), rule, letter.lower() if letter else None)
