@@ -12,6 +12,7 @@ import fcntl
 import http.server
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -104,6 +105,48 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--disable-sync",
 ]
 ARTIFACTS = ROOT / "build" / "test-artifacts"
+
+
+class InFlight:
+    """The requests a page has in flight, counted from Playwright's events, and a wait for the page
+    to settle: loaded, and no request started or ended for ``QUIET`` seconds.
+
+    Playwright's "networkidle" is the same wait with half a second of quiet; the pages' tests waited
+    it about a hundred times (50 s of one worker doing nothing). A request a page makes later than
+    ``QUIET`` after its last one ended (a timer, not a response) is not waited for by either."""
+
+    QUIET = 0.15
+    LIMIT = 30.0
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.pending: set = set()
+        self.changed = time.monotonic()
+        page.on("request", self._started)
+        page.on("requestfinished", self._ended)
+        page.on("requestfailed", self._ended)
+
+    def _started(self, request) -> None:
+        self.pending.add(request)
+        self.changed = time.monotonic()
+
+    def _ended(self, request) -> None:
+        self.pending.discard(request)
+        self.changed = time.monotonic()
+
+    def settle(self) -> None:
+        """Return once the page has loaded and been quiet for ``QUIET`` s; fail naming what is still loading."""
+        self.page.wait_for_load_state("load")
+        deadline = time.monotonic() + self.LIMIT
+        while True:
+            quiet = time.monotonic() - self.changed
+            if not self.pending and quiet >= self.QUIET:
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"still loading after {self.LIMIT:.0f} s: {[r.url for r in self.pending]}")
+            # Waiting in the page lets Playwright deliver its events meanwhile.
+            wait = self.QUIET / 3 if self.pending else self.QUIET - quiet
+            self.page.wait_for_timeout(max(wait, 0.01) * 1000)
 
 
 @pytest.fixture(scope="session")

@@ -19,6 +19,7 @@ import threading
 from contextlib import contextmanager
 
 import pytest
+from conftest import InFlight
 
 from rules_kb.site.serve import make_server
 
@@ -97,16 +98,17 @@ WORKER_TABS = {("desk", "en"), ("phone", "ja")}
 
 @pytest.fixture(scope="module")
 def tabs(browser):
-    """One browser context and one tab per viewport and interface language, for the whole module."""
+    """One browser context and one tab per viewport and interface language, for the whole module, each
+    with the count of its requests in flight (``conftest.InFlight``)."""
     made = {}
     for view, (width, height) in VIEWPORTS.items():
         for lang in LOCALES:
             context = browser.new_context(viewport={"width": width, "height": height}, locale=LOCALES[lang],
                                           service_workers="allow" if (view, lang) in WORKER_TABS else "block")
-            made[(view, lang)] = context.new_page()
+            made[(view, lang)] = InFlight(context.new_page())
     yield made
     for tab in made.values():
-        tab.context.close()
+        tab.page.context.close()
 
 
 @contextmanager
@@ -119,7 +121,8 @@ def open_page(tabs, base: str, view: str, lang: str, path: str):
     are the requests Chromium's preload scanner makes for the 404 page's resources below the
     missing address, before the page's first script has set its ``<base>`` (``site/notfound.py``):
     the page then loads them from the site's root, and they are checked there like every other page's."""
-    page = tabs[(view, lang)]
+    tab = tabs[(view, lang)]
+    page = tab.page
     page.goto("about:blank")
     errors: list[str] = []
 
@@ -136,7 +139,7 @@ def open_page(tabs, base: str, view: str, lang: str, path: str):
     page.on("console", console)
     try:
         page.goto(base + path)
-        page.wait_for_load_state("networkidle")
+        tab.settle()
         page.wait_for_function("document.querySelector('.rk-reader') === null"
                                " || document.querySelector('.rk-reader').dataset.ready !== undefined")
         yield page, errors

@@ -11,6 +11,7 @@ import json
 from urllib.parse import urljoin
 
 import pytest
+from conftest import InFlight
 from site_helpers import file_of, parse
 
 
@@ -52,11 +53,12 @@ def test_pages_in_chromium(kept_context, serve_dir, real_site, serious_violation
     """No overflow at phone width, the Japanese interface for a Japanese reader, axe: nothing serious."""
     base = serve_dir(real_site)
     page = kept_context(width, locale).new_page()
+    loading = InFlight(page)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     try:
         page.goto(base + path.lstrip("/"))
-        page.wait_for_load_state("networkidle")
+        loading.settle()
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         if locale == "ja-JP" and path.startswith("/dm/"):
             shown = page.evaluate("[...document.querySelectorAll('.rk-ui-ja')].filter(e => !e.hidden).length")
