@@ -118,7 +118,7 @@ def _mapping(alignment: Alignment) -> dict[RuleNumber, RuleNumber]:
 def _place_at_expected(alignment: Alignment, old: dict, new: dict, left: set, right: set, vectors: Vectors,
                        depth: int, mapped: dict[RuleNumber, RuleNumber], accept) -> None:
     """Pair unpaired rules of one depth with their expected number when ``accept`` says so."""
-    for number in sorted(n for n in left if n.depth == depth):
+    for number in in_order(n for n in left if n.depth == depth):
         target = _expected_number(number, mapped)
         if target not in right:
             continue

@@ -10,10 +10,11 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
+from itertools import chain
 
 from rules_kb.model import RuleText
-from rules_kb.numbers import RuleNumber
-from rules_kb.tokens import tokenize
+from rules_kb.numbers import RuleNumber, in_order
+from rules_kb.tokens import token_forms
 
 CANDIDATES_PER_RULE = 8
 
@@ -30,7 +31,8 @@ def word_set(text: str, lang: str) -> frozenset[str]:
     Kept per process: aligning each release with the next reads every text twice and most texts in
     dozens of releases (11,370 distinct English texts in 244,550 rows of the whole history), and
     tokenizing them was two thirds of an alignment's CPU."""
-    return frozenset(t.normalized for t in tokenize(text, lang) if any(c.isalnum() for c in t.normalized))
+    return frozenset(word for _, word in token_forms(text, lang)
+                     if word.isalnum() or any(c.isalnum() for c in word))  # most words: the first test
 
 
 def japanese_word_sets(texts: Iterable[RuleText]) -> dict[str, frozenset[str]]:
@@ -52,18 +54,18 @@ class Vectors:
         self.lang, self.known = lang, known or {}
         self.old = {n: self.words_of(comparable_text(r)) for n, r in old.items()}
         self.new = {n: self.words_of(comparable_text(r)) for n, r in new.items()}
-        frequency: Counter[str] = Counter()
-        for bag in (*self.old.values(), *self.new.values()):
-            frequency.update(bag)
+        frequency: Counter[str] = Counter(chain.from_iterable((*self.old.values(), *self.new.values())))
         total = len(self.old) + len(self.new) + 1
         self.idf = {token: math.log(total / count) + 0.1 for token, count in frequency.items()}
         # Candidate search works on positions, not RuleNumbers: hashing dataclasses dominated.
-        self.new_order = sorted(self.new)
+        self.new_order = in_order(self.new)
         self.index: dict[str, list[int]] = defaultdict(list)
         for position, number in enumerate(self.new_order):
             for token in self.new[number]:
                 self.index[token].append(position)
-        self.rare = {number: sorted(bag, key=lambda t: (-self.idf[t], t))[:12] for number, bag in self.old.items()}
+        # Rarest first, ties by spelling: one sort of the vocabulary, then each bag sorted by rank.
+        rank = {token: position for position, token in enumerate(sorted(self.idf, key=lambda t: (-self.idf[t], t)))}
+        self.rare = {number: sorted(bag, key=rank.__getitem__)[:12] for number, bag in self.old.items()}
 
     def words_of(self, text: str) -> frozenset[str]:
         """A text's word set: a known one, else made (a sentence's too: ``compare.splits``)."""
@@ -87,14 +89,19 @@ class Vectors:
         hits: Counter[int] = Counter()
         for token in rare:
             hits.update(self.index.get(token, ()))
-        ranked = sorted(hits.items(), key=lambda kv: (-kv[1], kv[0]))
+        # Most shared tokens first, then by position: bucketed by count, each bucket sorted only when
+        # reached (a common token puts hundreds of rules in the last bucket, seldom needed).
+        buckets: dict[int, list[int]] = defaultdict(list)
+        for position, count in hits.items():
+            buckets[count].append(position)
         out = []
-        for position, _ in ranked:
-            number = self.new_order[position]
-            if number in allowed:
-                out.append(number)
-                if len(out) == CANDIDATES_PER_RULE:
-                    break
+        for count in sorted(buckets, reverse=True):
+            for position in sorted(buckets[count]):
+                number = self.new_order[position]
+                if number in allowed:
+                    out.append(number)
+                    if len(out) == CANDIDATES_PER_RULE:
+                        return out
         return out
 
 
