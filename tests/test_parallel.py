@@ -27,6 +27,32 @@ def test_results_come_in_the_order_asked_and_a_typed_error_crosses_whole():
     assert str(raised.value) == str(SourceError("corpus/seven.txt", "seven is refused"))
 
 
+class _Unpicklable:
+    """A stand-in for the aligner's catalog: refuses to be pickled, so only a forked worker can have it."""
+
+    def __init__(self, base: int) -> None:
+        self.base = base
+
+    def __reduce__(self):
+        raise TypeError("sent through a pipe")
+
+
+def _offset(shared: _Unpicklable, number: int) -> tuple[int, int]:
+    return os.getpid(), shared.base + number
+
+
+def test_what_every_job_shares_reaches_the_workers_once_not_with_each_job():
+    """``shared`` is each call's first argument; a worker inherits it as it forks (an object that
+    cannot be pickled gets there), and one process gives the same results."""
+    shared = _Unpicklable(100)
+    jobs = [(n,) for n in range(12)]
+    two = list(map_in_order(_offset, jobs, workers=2, shared=shared))
+    assert [value for _, value in two] == [100 + n for n in range(12)]
+    assert os.getpid() not in {pid for pid, _ in two}
+    one = list(map_in_order(_offset, jobs, workers=1, shared=shared))
+    assert [value for _, value in one] == [value for _, value in two] and {pid for pid, _ in one} == {os.getpid()}
+
+
 def _pid_and(value):
     return os.getpid(), value
 

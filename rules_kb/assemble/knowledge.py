@@ -204,18 +204,13 @@ def relevant_forced(forced: list[ForcedMatch], game: str, lang: str, old: str, n
 
 
 def _align_one(catalog: Catalog, game: str, lang: str, old: str, new: str, relevant: tuple, path: Path) -> dict:
-    """An adjacent pair's alignment as a record, kept at ``path`` by the worker that made it."""
+    """An adjacent pair's alignment as a record, kept at ``path`` by the worker that made it
+    (``catalog`` is the whole one, which a worker receives once: the pair reads only its two versions)."""
     from rules_kb.compare.align import align_pair
 
     record = alignment_record(align_pair(catalog, AlignmentMemo(), game, lang, old, new, relevant))
     _write_json(path, record)
     return record
-
-
-def _two_versions(catalog: Catalog, game: str, lang: str, old: str, new: str) -> Catalog:
-    """A catalog of just two versions: all an adjacent alignment reads (sent to a worker)."""
-    keys = [(game, lang, old), (game, lang, new)]
-    return Catalog({}, {k: catalog.versions[k] for k in keys}, {k: catalog.rules_in(*k) for k in keys})
 
 
 def align_adjacent(catalog: Catalog, memo: AlignmentMemo, forced: list[ForcedMatch], cache_dir: Path,
@@ -244,8 +239,8 @@ def align_adjacent(catalog: Catalog, memo: AlignmentMemo, forced: list[ForcedMat
         else:
             missing.append((game, lang, old, new, relevant, path))
     warn_rebuilt(damaged, "the alignment cache")
-    jobs = [(_two_versions(catalog, g, lg, o, n), g, lg, o, n, r, p) for g, lg, o, n, r, p in missing]
-    for (game, lang, old, new, relevant, _), record in zip(missing, _run(_align_one, jobs), strict=True):
+    aligned = _run(_align_one, missing, shared=catalog)
+    for (game, lang, old, new, relevant, _), record in zip(missing, aligned, strict=True):
         old_texts, new_texts = pick_texts(catalog, game, lang, old), pick_texts(catalog, game, lang, new)
         memo[(game, lang, old, new, relevant)] = alignment_from_record(
             record, old_texts.__getitem__, new_texts.__getitem__)
@@ -278,10 +273,10 @@ def remember_addition(cache_dir: Path, catalog: Catalog, memo: AlignmentMemo, do
 # Shared helpers
 
 
-def _run(function, jobs: list[tuple]) -> Iterator:
+def _run(function, jobs: list[tuple], shared: object = None) -> Iterator:
     """``function(*job)`` for every job, in order, as each is done; in worker processes when there
     are several (``parallel.map_in_order``)."""
-    return map_in_order(function, jobs, None if len(jobs) > 1 else 1)
+    return map_in_order(function, jobs, None if len(jobs) > 1 else 1, shared=shared)
 
 
 def _read_json(path: Path, convert, damaged: list[str]):
