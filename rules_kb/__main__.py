@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import gc
 import os
 import signal
 import sys
@@ -20,7 +21,17 @@ def _interrupted_while_starting(_number: int, _frame: object) -> None:
     os._exit(130)
 
 
+# New container objects between two of the collector's young collections (Python's default: 700).
+# A build makes millions of long-lived ones (the knowledge base), and at 700 the collector ran
+# 7,763 times while the whole corpus's knowledge base was read from its caches, walking the older
+# objects again and again: 4.5 of its ~17 s; at 50,000, 77 times and 1.0 s. Cycles are still
+# collected, a little later; a lookup is over before either threshold matters.
+YOUNG_OBJECTS = 50_000
+
+
 def main() -> int:
+    _, older, oldest = gc.get_threshold()
+    gc.set_threshold(YOUNG_OBJECTS, older, oldest)
     starting = signal.getsignal(signal.SIGINT) is signal.default_int_handler
     if starting:
         signal.signal(signal.SIGINT, _interrupted_while_starting)
