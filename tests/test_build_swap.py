@@ -34,8 +34,10 @@ def build(work: Path, cache: Path, *strace: str) -> subprocess.CompletedProcess:
 
 def swap_renames(work: Path, cache: Path, log: Path) -> list[int]:
     """The 1-based positions, among the rename(2) calls of the process making the swap, of its two
-    renames (strace counts ``when=`` per process; the build's second process renames files too)."""
-    done = build(work, cache, STRACE, "-f", "-qq", "-o", str(log), "-e", "trace=rename")
+    renames (strace counts ``when=`` per process; the build's second process renames files too).
+    Traced with a seccomp filter, the process stops only at its renames (1.7 s instead of 9); the
+    kills cannot use one: strace 6.1 injects no signal into a call the filter let it stop at."""
+    done = build(work, cache, STRACE, "--seccomp-bpf", "-f", "-qq", "-o", str(log), "-e", "trace=rename")
     assert done.returncode == 0, done.stderr
     calls = [line.split(None, 1) for line in log.read_text().splitlines() if "rename(" in line]
     swaps = [(pid, call) for pid, call in calls if call.rstrip().endswith("= 0") and (
