@@ -24,7 +24,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--top", type=int, default=20, help="files to list (default 20)")
+    parser.add_argument("--top", type=int, default=20, help="files and tests to list (default 20)")
+    parser.add_argument("--keep", type=Path, help="also write the timeline's rows (JSON lines) here")
+    parser.add_argument("--costs", type=Path, help="also write each file's busy seconds here (tests/costs.json: "
+                                                   "the order conftest.py hands the files out in)")
     args, pytest_args = parser.parse_known_args()
     with tempfile.TemporaryDirectory(prefix="bench-tests-") as work:
         timeline = Path(work) / "timeline.jsonl"
@@ -36,6 +39,10 @@ def main() -> int:
         wall = time.perf_counter() - started
         used = resource.getrusage(resource.RUSAGE_CHILDREN)
         rows = [json.loads(line) for line in timeline.read_text(encoding="utf-8").splitlines()]
+        if args.keep:
+            args.keep.write_text(timeline.read_text(encoding="utf-8"), encoding="utf-8")
+    if args.costs:
+        args.costs.write_text(json.dumps(file_costs(rows), indent=1, sort_keys=True) + "\n", encoding="utf-8")
     summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "(no output)"
     print(f"{os.cpu_count()} cores; {summary}")
     print(f"wall {wall:.0f} s; CPU {used.ru_utime + used.ru_stime:.0f} s (user {used.ru_utime:.0f}, "
@@ -53,11 +60,28 @@ def main() -> int:
         totals[1] += row["cpu"]
         totals[2] += 1
     print()
-    print("| file | tests | wall s | CPU s |")
-    print("| --- | --- | --- | --- |")
+    print("| file | tests | wall s | CPU s | waiting s |")
+    print("| --- | --- | --- | --- | --- |")
     for name, (spent, cpu, count) in sorted(files.items(), key=lambda item: -item[1][1])[:args.top]:
-        print(f"| {name} | {count} | {spent:.1f} | {cpu:.1f} |")
+        print(f"| {name} | {count} | {spent:.1f} | {cpu:.1f} | {max(spent - cpu, 0):.1f} |")
+    # A worker waiting is a core idle unless the other worker has work: a sleep, a timeout, a
+    # subprocess blocked on I/O. These are the tests that cost wall time without CPU.
+    print()
+    print("| test waiting longest | wall s | CPU s |")
+    print("| --- | --- | --- |")
+    for row in sorted(rows, key=lambda r: r["cpu"] - (r["end"] - r["start"]))[:args.top]:
+        print(f"| {row['test']} | {row['end'] - row['start']:.1f} | {row['cpu']:.1f} |")
     return done.returncode
+
+
+def file_costs(rows: list[dict]) -> dict[str, float]:
+    """Seconds each file kept its worker busy: wall time, not CPU (a test waiting on a browser or a
+    subprocess holds its worker as much as one computing; the tree's CPU also miscounts a browser
+    that exits unreaped)."""
+    costs: dict[str, float] = collections.defaultdict(float)
+    for row in rows:
+        costs[row["test"].split("::")[0]] += row["end"] - row["start"]
+    return {name: round(seconds, 1) for name, seconds in costs.items()}
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fcntl
 import http.server
+import json
 import os
 import sys
 import time
@@ -41,6 +42,36 @@ def in_subset(meta) -> bool:
 
 
 SUBSET = [meta for meta in load_manifest(CORPUS) if in_subset(meta)]
+
+
+# Seconds each test file kept its worker busy in a measured run of the whole suite (written by
+# `benchmarks/bench_tests.py --costs tests/costs.json`; a file missing from it counts as none).
+COSTS = ROOT / "tests" / "costs.json"
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Run the files longest first, a file's tests in their own order.
+
+    pytest-xdist hands each worker the next file of this order whenever it runs low (``--dist
+    loadfile --no-loadscope-reorder``), so the run ends on short files on both workers rather than
+    on one worker finishing a long file alone (the default order, by number of tests, left 26 s of
+    one worker at the end of a run). The second file is the longest that does not need the shared
+    site (``real_site``): the first one builds it, and a second worker would only wait for it."""
+    costs = json.loads(COSTS.read_text(encoding="utf-8")) if COSTS.is_file() else {}
+    files: dict[str, list] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::")[0], []).append(item)
+    order = sorted(files, key=lambda name: -costs.get(name, 0.0))  # stable: ties keep collection order
+
+    def needs_site(name: str) -> bool:
+        return any("real_site" in item.fixturenames for item in files[name])
+
+    if len(order) > 2 and needs_site(order[0]):
+        second = next((name for name in order[1:] if not needs_site(name)), None)
+        if second is not None:
+            order.remove(second)
+            order.insert(1, second)
+    items[:] = [item for name in order for item in files[name]]
 
 
 @pytest.fixture(scope="session", autouse=True)
