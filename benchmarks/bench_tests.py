@@ -1,9 +1,16 @@
 """Where the test suite's time goes: the whole suite as ``make test`` runs it (after the lint), with
 each test's wall time and the CPU of its worker's process tree recorded (``timeline_plugin.py``).
 
-Run: .venv/bin/python benchmarks/bench_tests.py [--top N] [pytest arguments…]
-Prints the run's wall time and CPU, each worker's busy time, and the files using the most CPU
-(a file's first test also pays for the session fixtures it is the first to need).
+Run: .venv/bin/python benchmarks/bench_tests.py [--top N] [--keep FILE] [--costs FILE] [pytest arguments…]
+Prints the run's wall time and CPU, each worker's busy time, the files using the most CPU with the
+time they waited (a file's first test also pays for the session fixtures it is the first to need),
+and the tests that waited longest. ``--costs tests/costs.json`` writes the order the suite's files
+are handed out in (``tests/conftest.py``).
+
+A browser closed at the end of a worker's session leaves the process tree without being waited for:
+its CPU, counted on the tests that made it work, then shows as a large negative CPU on that worker's
+last test, and neither the run's CPU line (``getrusage`` of waited-for children) nor ``/usr/bin/time``
+counts it at all.
 """
 
 from __future__ import annotations
