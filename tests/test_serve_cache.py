@@ -69,6 +69,7 @@ def test_idle_connections_are_closed(site, monkeypatch):
     handler's ``timeout``, read for each connection): the same code closes them, nine seconds sooner."""
     import threading
 
+    assert serve.SiteHandler.timeout == serve.IDLE_SECONDS  # what `rules-kb serve` runs with
     monkeypatch.setattr(serve.SiteHandler, "timeout", 1)
     server = serve.make_server(site, 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
