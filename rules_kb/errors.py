@@ -42,6 +42,10 @@ class OutputError(RulesKbError):
         super().__init__(f"{path}: cannot write: {problem}")
 
 
+class ExportError(RulesKbError):
+    """The graph holds something the export format cannot write (a character XML 1.0 forbids)."""
+
+
 class StoreUnusable(RulesKbError):
     """The store fails its own check even right after it was rebuilt (a disk fault or a bug)."""
 

@@ -13,8 +13,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     graph_commands = graph.add_subparsers(dest="graph_command", required=True, metavar="ACTION")
     export = graph_commands.add_parser(
         "export", help="write the graph as node-link JSON or GraphML",
-        description="Write the whole graph. JSON loads back into networkx unchanged (node_link_graph with "
-        "edges='edges'); GraphML flattens list attributes to JSON strings.")
+        description="Write the whole graph, element by element as it is walked. JSON loads back into networkx "
+        "unchanged (node_link_graph with edges='edges'); GraphML (UTF-8, one element a line) flattens list "
+        "attributes to JSON strings.")
     export.add_argument("--format", dest="graph_format", choices=FORMATS, default="json",
                         help="json (node-link, default) or graphml")
     export.add_argument("path", type=Path, help="the file to write (written whole or not at all)")

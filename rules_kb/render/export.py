@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import orjson
+
+from rules_kb.errors import ExportError
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -59,25 +62,126 @@ def graph_from_json(text: str) -> nx.MultiDiGraph:
     return nx.node_link_graph(json.loads(text), directed=True, multigraph=True, edges="edges")
 
 
-def _flatten(attributes: dict) -> dict:
-    """GraphML holds scalars only: lists become JSON strings, None is left out."""
-    flat = {}
-    for key, value in attributes.items():
-        if value is None:
-            continue
-        flat[key] = json.dumps(value, ensure_ascii=False) if isinstance(value, list | dict) else value
-    return flat
+# How GraphML names each Python type a value can have, and how the value is written: lists and
+# dicts as JSON strings (GraphML holds scalars only). networkx reads each back as its type.
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
-def graph_to_graphml_lines(graph: nx.MultiDiGraph) -> Iterable[str]:
-    import networkx as nx
+GRAPHML_TYPES: dict[type, tuple[str, Callable[[Any], str]]] = {
+    str: ("string", str), bool: ("boolean", lambda value: "true" if value else "false"), int: ("long", str),
+    float: ("double", repr), list: ("string", _json), dict: ("string", _json),
+}
+# What XML 1.0 cannot hold at all, not even as a character reference.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+_GRAPHML_NAMESPACES = ('xmlns="http://graphml.graphdrawing.org/xmlns" '
+                       'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+                       'xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns '
+                       'http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd"')
 
-    flat = nx.MultiDiGraph()
-    for node, data in graph.nodes(data=True):
-        flat.add_node(node, **_flatten(data))
-    for source, target, key, data in graph.edges(keys=True, data=True):
-        flat.add_edge(source, target, key=key, **_flatten(data))
-    return nx.generate_graphml(flat, encoding="utf-8", prettyprint=True)
+
+def _xml_text(value: str) -> str:
+    """``value`` as element text (a carriage return kept as a reference, which parsers would fold)."""
+    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\r", "&#13;")
+
+
+def _xml_attribute(value: str) -> str:
+    """``value`` as a double-quoted attribute (whitespace kept as references, which parsers would fold)."""
+    return _xml_text(value).replace('"', "&quot;").replace("\n", "&#10;").replace("\t", "&#9;")
+
+
+def _refuse_what_xml_cannot_hold(chunk: str, names: dict[str, str]) -> str:
+    """``chunk`` as it is, or ``ExportError`` naming the element and attribute holding a character
+    XML 1.0 has no way to write (one search of each chunk, not of each value)."""
+    found = _NOT_XML.search(chunk)
+    if found is None:
+        return chunk
+    before = chunk[:found.start()]
+    line = before[before.rfind("\n") + 1:]
+    opening = next((text for text in reversed(before.split("\n")) if text.lstrip().startswith(("<node", "<edge"))), "")
+    key = re.match(r'\s*<data key="([^"]+)">', line)
+    where = opening.strip().rstrip(">/") + ">" if opening else "the graph"
+    what = f"attribute {names[key.group(1)]!r} of " if key else ""
+    raise ExportError(f"GraphML (XML 1.0) cannot hold the character U+{ord(found.group(0)):04X}: {what}{where}")
+
+
+def graph_to_graphml_lines(graph: nx.MultiDiGraph, batch: int = 2000) -> Iterable[str]:
+    """GraphML written as the graph is walked, one element a line, UTF-8: never a tree of the whole graph.
+
+    networkx's writer builds an ElementTree of every node, edge and value and serializes it whole: at
+    the full history 5.7 GB at its peak and 95 CPU s (``benchmarks/bench_graph_export.py``), in one
+    line of character references for every Japanese letter. Here a first walk collects the attribute
+    keys, which GraphML declares before the graph, and a second writes each element as it is
+    reached. Keys are numbered ``d0``, ``d1``… in order of first use (graph, nodes, edges); an edge's
+    ``id`` is its key in the multigraph; list and dict values are JSON strings and None is left out,
+    as before. ``nx.read_graphml(path, force_multigraph=True)`` reads back every node, edge and value
+    (``tests/test_graph_export.py``). A character XML 1.0 cannot hold raises ``ExportError`` naming
+    the element and attribute (before the file is in place: ``write_atomically``).
+    """
+    keys: dict[tuple[str, str, str], str] = {}  # (scope, name, GraphML type): key id
+    found: dict[str, dict[tuple[str, type], tuple[str, Callable[[Any], str]]]] = {}  # scope: (name, type): key, writer
+
+    def note(scope: str, data: dict) -> None:
+        table = found.setdefault(scope, {})
+        for name, value in data.items():
+            kind = type(value)
+            if value is None or (name, kind) in table:
+                continue
+            if kind not in GRAPHML_TYPES:
+                raise ExportError(f"GraphML holds no {kind.__name__}: attribute {name!r} of a {scope}")
+            graphml, writer = GRAPHML_TYPES[kind]
+            key = keys.setdefault((scope, str(name), graphml), f"d{len(keys)}")
+            table[(name, kind)] = (key, writer)
+
+    note("graph", graph.graph)
+    for _, data in graph.nodes(data=True):
+        note("node", data)
+    for _, _, data in graph.edges(data=True):
+        note("edge", data)
+
+    def data_lines(scope: str, data: dict, indent: str) -> list[str]:
+        table = found[scope]
+        lines = []
+        for name, value in data.items():
+            if value is not None:
+                key, writer = table[(name, type(value))]
+                lines.append(f'{indent}<data key="{key}">{_xml_text(writer(value))}</data>\n')
+        return lines
+
+    def node_lines(node: object, data: dict) -> str:
+        start = f'    <node id="{_xml_attribute(str(node))}"'
+        inner = data_lines("node", data, "      ")
+        return f"{start}/>\n" if not inner else f"{start}>\n{''.join(inner)}    </node>\n"
+
+    def edge_lines(source: object, target: object, key: object, data: dict) -> str:
+        start = (f'    <edge id="{_xml_attribute(str(key))}" source="{_xml_attribute(str(source))}"'
+                 f' target="{_xml_attribute(str(target))}"')
+        inner = data_lines("edge", data, "      ")
+        return f"{start}/>\n" if not inner else f"{start}>\n{''.join(inner)}    </edge>\n"
+
+    names = {key: name for (_, name, _), key in keys.items()}
+    edgedefault = "directed" if graph.is_directed() else "undirected"
+    head = "".join([f"<?xml version='1.0' encoding='utf-8'?>\n<graphml {_GRAPHML_NAMESPACES}>\n",
+                    *(f'  <key id="{key}" for="{scope}" attr.name="{_xml_attribute(name)}" attr.type="{kind}"/>\n'
+                      for (scope, name, kind), key in keys.items()),
+                    f'  <graph edgedefault="{edgedefault}">\n', *data_lines("graph", graph.graph, "    ")])
+    yield _refuse_what_xml_cannot_hold(head, names)
+    for chunk in _batched((node_lines(node, data) for node, data in graph.nodes(data=True)), batch):
+        yield _refuse_what_xml_cannot_hold(chunk, names)
+    for chunk in _batched((edge_lines(*edge) for edge in graph.edges(keys=True, data=True)), batch):
+        yield _refuse_what_xml_cannot_hold(chunk, names)
+    yield "  </graph>\n</graphml>\n"
+
+
+def _batched(lines: Iterable[str], batch: int) -> Iterable[str]:
+    chunk: list[str] = []
+    for line in lines:
+        chunk.append(line)
+        if len(chunk) == batch:
+            yield "".join(chunk)
+            chunk = []
+    if chunk:
+        yield "".join(chunk)
 
 
 def export_lines(graph: nx.MultiDiGraph, fmt: str) -> Iterable[str]:
