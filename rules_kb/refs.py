@@ -27,9 +27,11 @@ of it. An English keyword must sit on the same line as its number (``Multiplayer
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from rules_kb.games import DOCUMENTS, REGISTRY
@@ -352,6 +354,20 @@ class SectionReference:
     name: str | None
 
 
+def overlap_test(spans: Iterable[tuple[int, int]]) -> Callable[[int, int], bool]:
+    """A test of whether ``[start, end)`` overlaps one of ``spans``: the spans sorted once, each test a
+    bisection (testing every span, a long note's references made linking it quadratic)."""
+    ordered = sorted(spans)
+    starts = [start for start, _ in ordered]
+    reach = list(itertools.accumulate((end for _, end in ordered), max))  # the furthest end so far
+
+    def overlaps(start: int, end: int) -> bool:
+        k = bisect.bisect_left(starts, end)  # the spans starting before ``end``
+        return k > 0 and reach[k - 1] > start
+
+    return overlaps
+
+
 def find_section_references(text: str) -> list[SectionReference]:
     """Every section reference in ``text``, in order: tagged numbers, then bracketed names between them."""
     found = []
@@ -360,9 +376,9 @@ def find_section_references(text: str) -> list[SectionReference]:
         number = fold_width(match["number"]).rstrip(".")
         found.append(SectionReference(match.start(), match.end(), match.group(), game, document, number,
                                       match["name"]))
-    taken = [(r.start, r.end) for r in found]
+    taken = overlap_test((r.start, r.end) for r in found)
     for match in _BRACKETED_NAME.finditer(text):
-        if not any(start < match.end() and match.start() < end for start, end in taken):
+        if not taken(match.start(), match.end()):
             found.append(SectionReference(match.start(), match.end(), match.group(), None, None, None,
                                           match["name"]))
     return sorted(found, key=lambda r: r.start)

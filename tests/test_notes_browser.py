@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import markdown
@@ -107,3 +108,27 @@ def test_page_previews_the_linked_note_and_words_problems_for_the_page(page, ser
     assert page.title() != "x" and page.title() != "1"
     assert page.locator("#link-preview a").first.inner_text() == "CR 509.1a"
     assert page.locator("#link-preview script, #link-preview img").count() == 0
+
+
+def test_page_audits_and_links_a_long_note_as_the_command_does(page, serve_dir, link_site, cli, tmp_path) -> None:
+    """Forty copies of seed 004's rulings, and of a note of numbers both games hold: each citation's line,
+    column, date and version, and each problem's place, as the command finds them (the page finds a
+    note's entries, tags and lines once and each citation's by bisection, as ``notes/audit.py`` does)."""
+    from test_notes_long import AMBIGUOUS, SEED_004, repeated
+
+    rulings, _ = repeated(SEED_004.read_text(encoding="utf-8"))
+    notes, _ = repeated(AMBIGUOUS.read_text(encoding="utf-8"))
+    (tmp_path / "rulings.txt").write_text(rulings, encoding="utf-8")
+    (tmp_path / "notes.md").write_text(notes, encoding="utf-8")
+    _, out, _ = cli("audit", str(tmp_path / "rulings.txt"), "--json")
+    fields = ("line", "column", "cited", "number", "game", "dated", "lang", "version")
+    expected = [[c[name] for name in fields] + [c["dated_by"]] for c in json.loads(out)["citations"]]
+    _, _, err = cli("link", str(tmp_path / "notes.md"))
+    problems = [line.split(":", 1)[1] for line in err.splitlines()]
+    open_page(page, serve_dir, link_site)
+    found = page.evaluate("""([text, fields]) => window.rulesKbLinker.audit(text, "text", {game: null, asOf: null})
+        .map((c) => fields.map((name) => c[name]).concat([c.datedBy]))""", [rulings, list(fields)])
+    assert len(found) == 800 and found == expected
+    linked = page.evaluate("""(text) => window.rulesKbLinker.link(text, "md",
+        {baseUrl: "https://example.org/", game: null, pin: null, asOf: null}).problems""", notes)
+    assert len(linked) == len(problems) == 40 and linked == problems

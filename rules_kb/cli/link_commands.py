@@ -78,7 +78,7 @@ def run_audit(args: argparse.Namespace) -> int:
 
 def run_link(args: argparse.Namespace) -> int:
     from rules_kb.notes.index import NoteIndex, cached_note_index
-    from rules_kb.notes.link import line_and_column, link_note
+    from rules_kb.notes.link import Lines, link_note
     from rules_kb.notes.resolve import LinkOptions, check_options
 
     name = "-" if args.file == "-" else args.file
@@ -92,8 +92,9 @@ def run_link(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         sys.stdout.buffer.write(linked.text.encode("utf-8"))
         sys.stdout.buffer.flush()
+    lines = Lines(text)
     for problem in linked.problems:
-        line, column = line_and_column(text, problem.offset)
+        line, column = lines.line_and_column(problem.offset)
         common.say(f"{name}:{line}:{column}: {problem.raw}: {problem.message}", sys.stderr)
     return 1 if linked.problems else 0
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from rules_kb.notes.protect import mask_protected
 from rules_kb.notes.resolve import LinkOptions
-from rules_kb.refs import NoteReference, SectionReference, find_note_references, find_section_references
+from rules_kb.refs import NoteReference, SectionReference, find_note_references, find_section_references, overlap_test
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,6 @@ def find_in(text: str, fmt: str, options: LinkOptions) -> list[NoteReference | S
     tournament sections where no rule reference stands, in order."""
     masked = mask_protected(text, fmt)
     rules = find_note_references(masked, game=options.game)
-    taken = [(r.start, r.end) for r in rules]
-    sections = [s for s in find_section_references(masked)
-                if not any(start < s.end and s.start < end for start, end in taken)]
+    taken = overlap_test((r.start, r.end) for r in rules)
+    sections = [s for s in find_section_references(masked) if not taken(s.start, s.end)]
     return sorted([*rules, *sections], key=lambda r: r.start)

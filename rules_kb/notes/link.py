@@ -8,6 +8,7 @@ links, footnoted references and footnote lists are protected.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from rules_kb.notes.found import LinkedNote, Problem, find_in
@@ -21,9 +22,23 @@ FOOTNOTE_LINE = re.compile(r"^\[(?P<footnote>[0-9]+)\]:", re.M)
 
 
 def line_and_column(text: str, offset: int) -> tuple[int, int]:
-    """1-based line and column (in characters) of ``offset``."""
+    """1-based line and column (in characters) of ``offset``: one position of a text (``Lines`` for many)."""
     line = text.count("\n", 0, offset) + 1
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+class Lines:
+    """Where each line of a text starts, found once: the line and column of every citation of a note
+    without counting the note's line breaks again for each (at 3.9 MB and 70,000 citations that count
+    was most of ``audit``'s time)."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0, *(match.end() for match in re.finditer("\n", text))]
+
+    def line_and_column(self, offset: int) -> tuple[int, int]:
+        """As ``line_and_column(text, offset)``."""
+        line = bisect.bisect_right(self.starts, offset)
+        return line, offset - self.starts[line - 1] + 1
 
 
 def link_note(text: str, fmt: str, options: LinkOptions, index: NoteIndex) -> LinkedNote:

@@ -27,6 +27,33 @@
     const R = window.RULES_KB_REFS(grammar);
     const { T, regex, matchAt, search, end, fold, show, findReferences } = R;
 
+    // Python's bisect: how many of the ascending ``sorted`` come before ``value`` (left: those
+    // below it; right: those not above it).
+    function bisectLeft(sorted, value) {
+      let lo = 0, hi = sorted.length;
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (sorted[mid] < value) lo = mid + 1; else hi = mid; }
+      return lo;
+    }
+    function bisectRight(sorted, value) {
+      let lo = 0, hi = sorted.length;
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (sorted[mid] <= value) lo = mid + 1; else hi = mid; }
+      return lo;
+    }
+
+    // refs.overlap_test: whether [start, end) overlaps one of ``spans``, each test a bisection
+    // (testing every span made a long note quadratic).
+    function overlapTest(spans) {
+      const ordered = spans.slice().sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      const starts = ordered.map((span) => span[0]);
+      const reach = [];
+      let far = -Infinity;
+      for (const span of ordered) { far = Math.max(far, span[1]); reach.push(far); }
+      return function (start, stop) {
+        const k = bisectLeft(starts, stop);
+        return k > 0 && reach[k - 1] > start;
+      };
+    }
+
     // ---------------------------------------------------------------- refs.find_note_references
     function findNoteReferences(text, game) {
       const found = [];
@@ -222,9 +249,9 @@
         found.push({ start: m.index, end: end(m), raw: m[0], game: game, document: documentId,
           number: fold(m.groups.number).replace(/\.$/, ""), name: m.groups.name === undefined ? null : m.groups.name });
       }
-      const taken = found.map((r) => [r.start, r.end]);
+      const taken = overlapTest(found.map((r) => [r.start, r.end]));
       for (const m of text.matchAll(regex("bracketed_name", "g"))) {
-        if (taken.some(([s, e]) => s < end(m) && m.index < e)) continue;
+        if (taken(m.index, end(m))) continue;
         found.push({ start: m.index, end: end(m), raw: m[0], game: null, document: null, number: null, name: m.groups.name });
       }
       return found.sort((a, b) => a.start - b.start);
@@ -276,8 +303,9 @@
     function findIn(text, fmt, options) {
       const masked = maskProtected(text, fmt);
       const rules = findNoteReferences(masked, options.game);
+      const taken = overlapTest(rules.map((r) => [r.start, r.end]));
       const sections = findSectionReferences(masked).map((r) => Object.assign(r, { section: true }))
-        .filter((s) => !rules.some((r) => r.start < s.end && s.start < r.end));
+        .filter((s) => !taken(s.start, s.end));
       return rules.concat(sections).sort((a, b) => a.start - b.start);
     }
 
@@ -411,11 +439,15 @@
       return { text: out, problems: problems, links: splices.length };
     }
 
-    // 1-based line and column in characters (code points, as Python counts them).
-    function lineAndColumn(text, offset) {
-      const before = text.slice(0, offset);
-      const lineStart = before.lastIndexOf("\n") + 1;
-      return [before.split("\n").length, [...before.slice(lineStart)].length + 1];
+    // notes.link.Lines: where each line of ``text`` starts, found once; the function it returns gives
+    // the 1-based line and column in characters (code points, as Python counts them) of an offset.
+    function lineIndex(text) {
+      const starts = [0];
+      for (let k = text.indexOf("\n"); k !== -1; k = text.indexOf("\n", k + 1)) starts.push(k + 1);
+      return function (offset) {
+        const line = bisectRight(starts, offset);
+        return [line, [...text.slice(starts[line - 1], offset)].length + 1];
+      };
     }
 
     // ---------------------------------------------------------------- notes.audit: each citation and its date
@@ -430,24 +462,28 @@
       }
       return out;
     }
-    function entryBounds(text, at) {
-      const re = regex("audit_entry_start", "g");
+    // notes.audit.Entries: the note's entries and date tags found once, each citation's by bisection.
+    function entries(text, tags) {
+      const starts = [0], re = regex("audit_entry_start", "g");
       re.lastIndex = 0;
-      let start = 0;
-      for (let m; (m = re.exec(text)) !== null;) {
-        if (end(m) > at) return [start, end(m)];
-        start = end(m);
-      }
-      return [start, text.length];
+      for (let m; (m = re.exec(text)) !== null;) starts.push(end(m));
+      const tagStarts = tags.map((t) => t.start);
+      return {
+        inTag: function (at) {
+          const k = bisectRight(tagStarts, at);
+          return k > 0 && at < tags[k - 1].end;
+        },
+        // The entry's tag after the citation, else the last before it.
+        tagFor: function (at) {
+          const k = bisectRight(starts, at);
+          const start = starts[k - 1], stop = k < starts.length ? starts[k] : text.length;
+          const first = bisectLeft(tagStarts, start), after = bisectLeft(tagStarts, at), last = bisectLeft(tagStarts, stop);
+          return after < last ? tags[after] : after > first ? tags[after - 1] : null;
+        },
+      };
     }
-    function tagFor(text, tags, at) {
-      const [start, stop] = entryBounds(text, at);
-      const inside = tags.filter((t) => start <= t.start && t.start < stop);
-      const after = inside.filter((t) => t.start >= at);
-      return after.length ? after[0] : inside.length ? inside[inside.length - 1] : null;
-    }
-    function citation(text, reference, n, tag, options) {
-      const [line, column] = lineAndColumn(text, reference.start);
+    function citation(where, reference, n, tag, options) {
+      const [line, column] = where(reference.start);
       const datedBy = reference.version ? "version" : tag !== null ? "tag" : options.asOf ? "as-of" : "";
       const dated = reference.version || (tag !== null ? tag.date : null) || options.asOf || null;
       const found = { line: line, column: column, cited: reference.raw, number: show(n), game: null, dated: dated,
@@ -473,11 +509,11 @@
       const tags = dateTags(text);
       const tagGames = [...new Set(tags.map((t) => t.game).filter((g) => g !== null))];
       if (options.game === null && tagGames.length === 1) options = Object.assign({}, options, { game: tagGames[0] });
-      const out = [];
+      const out = [], found = entries(text, tags), where = lineIndex(text);
       for (const reference of findIn(text, fmt, options)) {
-        if (tags.some((t) => t.start <= reference.start && reference.start < t.end)) continue;
-        const tag = tagFor(text, tags, reference.start);
-        for (const n of reference.numbers) out.push(citation(text, reference, n, tag, options));
+        if (found.inTag(reference.start)) continue;
+        const tag = found.tagFor(reference.start);
+        for (const n of reference.numbers) out.push(citation(where, reference, n, tag, options));
       }
       return out;
     }
@@ -498,8 +534,9 @@
       link: function (text, fmt, options) {
         checkOptions(options);
         const result = linkNote(text, fmt, options);
+        const where = lineIndex(text);
         result.problems = result.problems.map(function (p) {
-          const [line, column] = lineAndColumn(text, p.offset);
+          const [line, column] = where(p.offset);
           return line + ":" + column + ": " + p.raw + ": " + p.message;
         });
         return result;
