@@ -7,7 +7,7 @@ import shutil
 
 import markdown
 import pytest
-from conftest import ROOT
+from conftest import FIXTURES, ROOT
 from notes_cases import BASE_URL, read_cases
 
 from rules_kb.notes.assets import DATA_FILE, GRAMMAR_FILE, write_link_assets
@@ -132,3 +132,24 @@ def test_page_audits_and_links_a_long_note_as_the_command_does(page, serve_dir, 
     linked = page.evaluate("""(text) => window.rulesKbLinker.link(text, "md",
         {baseUrl: "https://example.org/", game: null, pin: null, asOf: null}).problems""", notes)
     assert len(linked) == len(problems) == 40 and linked == problems
+
+
+def test_page_audits_a_note_citing_tournament_sections_as_the_command_does(page, serve_dir, link_site, cli) -> None:
+    """A judge's note citing IPG 2.3, MTR 3.10 and 競技イベント運営ルール 10.3 beside rules: the sections are
+    linked, not audited (one version of each document so far), by the command and the page alike; the
+    page's Audit button threw on the first section before session 32."""
+    note = FIXTURES / "notes" / "mixed-tournament.md"
+    _, out, _ = cli("audit", str(note), "--json")
+    expected = [[c["line"], c["column"], c["number"], c["verdict"] if c["verdict"] in ("undated", "unresolved")
+                 else "audited"] for c in json.loads(out)["citations"]]
+    assert expected and all(number[0].isdigit() for _, _, number, _ in expected)  # no section among them
+    open_page(page, serve_dir, link_site)
+    page.select_option("#link-format", "md")
+    page.fill("#link-input", note.read_text(encoding="utf-8"))
+    page.click("#link-audit")
+    page.wait_for_selector("#link-audit-result[data-done=true]", timeout=15000)
+    found = page.evaluate("""(text) => window.rulesKbLinker.audit(text, "md", {game: null, asOf: null})
+        .map((c) => [c.line, c.column, c.number, c.verdict === "undated" || c.verdict === "unresolved" ? c.verdict
+                     : "audited"])""", note.read_text(encoding="utf-8"))
+    assert found == expected
+    assert page.locator("#link-status").inner_text().startswith(f"{len(expected)} citation")

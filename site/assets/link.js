@@ -511,6 +511,7 @@
       if (options.game === null && tagGames.length === 1) options = Object.assign({}, options, { game: tagGames[0] });
       const out = [], found = entries(text, tags), where = lineIndex(text);
       for (const reference of findIn(text, fmt, options)) {
+        if (reference.section) continue;  // a tournament section: one version of each document, nothing to audit against
         if (found.inTag(reference.start)) continue;
         const tag = found.tagFor(reference.start);
         for (const n of reference.numbers) out.push(citation(where, reference, n, tag, options));
