@@ -121,8 +121,11 @@ def test_the_audit_of_a_note_is_said_in_japanese(open_in):
     assert "25:3 309.2b（2003年7月1日 時点: 項目のタグ、mtg 英語 2003-07-01）" in heads
     lines = page.locator("#link-audit-result li div").all_inner_texts()
     assert "2009年7月8日, 2019年5月3日, 2024年11月8日 に内容の変更。今は 509.1a" in lines
+    # line 69's "See Rule 306" carries no tag: the page names its own field, not the command's --as-of
+    assert ("照合せず: 日付がありません。「または日付」を入れるか、項目に [CR YYYY-MM-DD] のタグを付けてください"
+            in lines)
     english = ("as of", "changed in substance", "unchanged in", "not audited", "renumbered to", "editorial changes",
-               "split on", "removed on", "no text of", "entry's tag")
+               "split on", "removed on", "no text of", "entry's tag", "no date", "--as-of")
     assert not [line for line in heads + lines if any(words in line for words in english)]
     status = page.locator("#link-status").inner_text()
     assert status.startswith("引用 20 件: ") and not any(c.isascii() and c.isalpha() for c in status), status

@@ -311,6 +311,8 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     (r"^(\d+):(\d+) (.+), as of (\S+) \((its version|its entry's tag|As of); (\w+) (\w+) (\S+)\)$",
      "{1}:{2} {3}（{4:date} 時点: {5:word}、{6:word} {7:word} {8}）"),
     (r"^not audited: (.+)$", "照合せず: {1:text}"),
+    (r"^no date: fill in As of, or tag the entry \[CR YYYY-MM-DD\]$",
+     "日付がありません。「または日付」を入れるか、項目に [CR YYYY-MM-DD] のタグを付けてください"),
     (r"^unchanged in (\S+)$", "{1} でも変更なし"),
     (r"^editorial changes only; still (\S+)$", "表現のみの変更。今も {1}"),
     (r"^renumbered to (\S+) \(same words\)$", "{1} に番号変更（同じ文言）"),

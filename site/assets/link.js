@@ -562,6 +562,7 @@
     // The page's own words for the linker's messages, which name the command's options.
     function pageWording(message) {
       return message.replace("or pass --game", "or choose the game above").replace(/--pin '/g, "Pin version '")
+        .replace("no date: give --as-of,", "no date: fill in As of,")
         .replace(/--as-of '/g, "As of '").replace("--pin and --as-of exclude each other",
           "Pin version and As of exclude each other: fill in one").replace("; rules-kb versions lists them all", "");
     }
