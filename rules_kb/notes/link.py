@@ -29,8 +29,8 @@ def line_and_column(text: str, offset: int) -> tuple[int, int]:
 
 class Lines:
     """Where each line of a text starts, found once: the line and column of every citation of a note
-    without counting the note's line breaks again for each (at 3.9 MB and 70,000 citations that count
-    was most of ``audit``'s time)."""
+    without counting its line breaks from the start again for each (that count was the largest part
+    of ``link``'s 15 s on a 3.9 MB note)."""
 
     def __init__(self, text: str) -> None:
         self.starts = [0, *(match.end() for match in re.finditer("\n", text))]
