@@ -81,7 +81,10 @@ _GRAPHML_NAMESPACES = ('xmlns="http://graphml.graphdrawing.org/xmlns" '
 
 
 def _xml_text(value: str) -> str:
-    """``value`` as element text (a carriage return kept as a reference, which parsers would fold)."""
+    """``value`` as element text (a carriage return kept as a reference, which parsers would fold).
+
+    Four replaces rather than ``xml.sax.saxutils.escape``, which does the same with a dict's loop:
+    1.3-1.5 µs against 1.7-2.3 µs a value, and the whole corpus writes 8.5 million values."""
     return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\r", "&#13;")
 
 
