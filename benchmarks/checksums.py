@@ -34,7 +34,9 @@ def file_digest(path: Path) -> str:
 
 def site_digests(site: Path) -> dict[str, str]:
     """relative path -> sha256 of every file under ``site``. The units manifest is digested without
-    its ``salt`` (the package's source hash: any code change moves it, by design)."""
+    its ``salt`` (the package's source hash: any code change moves it, by design) and without its
+    units' keys (how the code names a unit's inputs: session 33 named versions by their documents'
+    parse keys instead of every text, same inputs, other digests); its files and units' data stay."""
     out = {}
     for folder, _, names in os.walk(site):
         for name in names:
@@ -42,6 +44,8 @@ def site_digests(site: Path) -> dict[str, str]:
             if name == UNITS:
                 record = json.loads(path.read_text(encoding="utf-8"))
                 record.pop("salt", None)
+                for unit in record.get("units", {}).values():
+                    unit.pop("key", None)
                 out[path.relative_to(site).as_posix()] = hashlib.sha256(
                     json.dumps(record, sort_keys=True).encode()).hexdigest()
                 continue

@@ -14,7 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rules_kb.ask.query import Renumbering, history_with_eras, rare_edges, renumbering_of, require_rule
+from rules_kb.ask.query import (
+    RareEdges,
+    Renumbering,
+    history_with_eras,
+    rare_edges,
+    renumbering_of,
+    require_rule,
+)
 from rules_kb.errors import RuleNotFound
 from rules_kb.games import LANGS_FIRST
 from rules_kb.kb.ids import rule_id
@@ -206,6 +213,8 @@ def analogues_of(knowledge: Knowledge, number: RuleNumber, game: str | None = No
             out += [_counterpart(knowledge, lineages, "dm", str(number), data, data["_mtg"])
                     for data in _analogue_edges(knowledge, "dm", str(number))]
             continue
+        if not _may_have_analogues(knowledge, str(number)):
+            continue
         chains = [c for era in lineages.eras(str(number)) if (c := lineages.chain(era.number, era.first))]
         numbers = dict.fromkeys(e.number for c in chains for e in c.eras) or {str(number): None}
         for held in numbers:
@@ -215,6 +224,35 @@ def analogues_of(knowledge: Knowledge, number: RuleNumber, game: str | None = No
                     out.append(row)
     return sorted(_merged(out), key=lambda r: (r.analogue_game, RuleNumber.parse(r.analogue).sort_key(),
                                                r.mtg_versions))
+
+
+def _may_have_analogues(knowledge: Knowledge, number: str) -> bool:
+    """Whether a Magic number is joined by moves, in any number of steps, to a number a curated
+    pairing names: only then can a chain through it find one. A site build asks every Magic rule
+    (5,559) for its analogues, and following each one's chains to find the 54 pairings was 2 of
+    its 26 s; the numbers reached are found once, walking the moves both ways. True when the
+    graph is the store's (its edges are asked node by node, not walked whole)."""
+    kept = vars(knowledge)
+    if "_analogue_reach" not in kept:
+        pairings, moves = rare_edges(knowledge, "analogue"), rare_edges(knowledge, "renumbered")
+        if pairings.numbers is None or not isinstance(moves, RareEdges):
+            kept["_analogue_reach"] = None
+        else:
+            joined: dict[str, set[str]] = {}
+            for edges in moves.outgoing.values():
+                for _, _, data in edges:  # both games' moves: a wider reach is still a sound one
+                    joined.setdefault(data["old"], set()).add(data["new"])
+                    joined.setdefault(data["new"], set()).add(data["old"])
+            reach = {held for game, held in pairings.numbers if game == "mtg"}
+            waiting = list(reach)
+            while waiting:
+                for other in joined.get(waiting.pop(), ()):
+                    if other not in reach:
+                        reach.add(other)
+                        waiting.append(other)
+            kept["_analogue_reach"] = reach
+    reach = kept["_analogue_reach"]
+    return reach is None or number in reach
 
 
 def _merged(rows: list[Counterpart]) -> list[Counterpart]:

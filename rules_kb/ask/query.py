@@ -54,9 +54,13 @@ def nearest_numbers(catalog: Catalog, game: str | None, number: RuleNumber, coun
 
 def require_rule(knowledge: Knowledge, number: RuleNumber, game: str | None) -> list[str]:
     """Games in which ``number`` exists; ``RuleNotFound`` with suggestions when none."""
-    games = [g for g in ([game] if game else GAMES) if rule_id(g, number) in knowledge.graph
-             and any(knowledge.catalog.rules_in(gg, lang, label).get(number)
-                     for (gg, lang, label) in knowledge.catalog.texts if gg == g)]
+    index = texts_by_number(knowledge)
+    if index is None:
+        held = lambda g: any(knowledge.catalog.rules_in(gg, lang, label).get(number)  # noqa: E731
+                             for (gg, lang, label) in knowledge.catalog.texts if gg == g)
+    else:
+        held = lambda g: any((g, lang, number) in index for lang in LANGS)  # noqa: E731
+    games = [g for g in ([game] if game else GAMES) if rule_id(g, number) in knowledge.graph and held(g)]
     if not games:
         raise RuleNotFound(str(number), nearest_numbers(knowledge.catalog, game, number))
     return games
@@ -65,15 +69,39 @@ def require_rule(knowledge: Knowledge, number: RuleNumber, game: str | None) -> 
 def history(knowledge: Knowledge, number: RuleNumber, game: str | None = None,
             lang: str | None = None) -> list[RuleText]:
     """Every text of a number, each game and language, oldest version first."""
-    catalog = knowledge.catalog
+    catalog, index = knowledge.catalog, texts_by_number(knowledge)
     out = []
     for found_game in require_rule(knowledge, number, game):
         for language in LANGS:
             if lang and language != lang:
                 continue
+            if index is not None:
+                out.extend(index.get((found_game, language, number), ()))
+                continue
             for label in catalog.version_labels(found_game, language):
                 out.extend(catalog.rules_in(found_game, language, label).get(number, []))
     return out
+
+
+def texts_by_number(knowledge: Knowledge) -> dict[tuple[str, str, RuleNumber], list[RuleText]] | None:
+    """Every text of an in-memory catalog by game, language and number, oldest version first: one
+    walk of the catalog, kept on the knowledge base (never changed once built). A site build asks
+    each of six thousand numbers for its history, its moves and its eras, and each question walked
+    the dict of every version (1.4 million lookups for the rule pages, as many for the API). None
+    for the store's catalog, which reads one number's texts with one query."""
+    catalog = knowledge.catalog
+    if not isinstance(catalog.texts, dict):
+        return None
+    count = len(catalog.versions)  # a catalog only gains versions: a key as ``version_labels`` keeps
+    kept = vars(knowledge).get("_by_number")
+    if kept is None or kept[0] != count:
+        index: dict[tuple[str, str, RuleNumber], list[RuleText]] = {}
+        for game, lang in dict.fromkeys((g, lg) for g, lg, _ in catalog.versions):
+            for label in catalog.version_labels(game, lang):
+                for number, texts in catalog.rules_in(game, lang, label).items():
+                    index.setdefault((game, lang, number), []).extend(texts)
+        kept = vars(knowledge)["_by_number"] = (count, index)
+    return kept[1]
 
 
 def era_starts(knowledge: Knowledge, texts: list[RuleText]) -> list[bool]:
@@ -168,14 +196,27 @@ def citations_of(knowledge: Knowledge, number: RuleNumber, game: str | None = No
             else:
                 out.append(Citation("term", node["game"], node["lang"], data.get("version", ""), node["term"],
                                     "", data["raw"], data["resolution"]))
-    order = {key: i for i, key in enumerate(
-        (g, lg, label) for g, lg in sorted({(g, lg) for g, lg, _ in knowledge.catalog.versions})
-        for label in knowledge.catalog.version_labels(g, lg))}
+    order = _version_order(knowledge)
     if version is not None:
         out = [c for c in out if c.version == version]
     return sorted(set(out), key=lambda c: (c.game, c.lang, -order.get((c.game, c.lang, c.version), 0),
                                            RuleNumber.parse(c.number).sort_key() if c.source_kind == "text" else (),
                                            c.number, c.document, c.raw))
+
+
+def _version_order(knowledge: Knowledge) -> dict[tuple[str, str, str], int]:
+    """Each version's place, game by game and language by language, oldest first: kept on the
+    knowledge base, keyed by its count of versions (a catalog only gains versions), since a site
+    build sorts the citations of every rule by it."""
+    catalog = knowledge.catalog
+    count = len(catalog.versions)
+    kept = vars(knowledge).get("_version_order")
+    if kept is None or kept[0] != count:
+        order = {key: i for i, key in enumerate(
+            (g, lg, label) for g, lg in sorted({(g, lg) for g, lg, _ in catalog.versions})
+            for label in catalog.version_labels(g, lg))}
+        kept = vars(knowledge)["_version_order"] = (count, order)
+    return kept[1]
 
 
 @dataclass(frozen=True)
@@ -238,12 +279,17 @@ def _read_renumbering(knowledge: Knowledge, number: RuleNumber, game: str) -> li
     if moves.numbers is not None and (game, str(number)) not in moves.numbers:
         return []
     out = []
+    index = texts_by_number(knowledge)
     for lang in ("en", "ja"):
-        for label in knowledge.catalog.version_labels(game, lang):
-            for text in knowledge.catalog.rules_in(game, lang, label).get(number, []):
-                node = text_id(text)
-                out += [_move("moved to", lang, data) for _, _, data in moves.out_edges(node)]
-                out += [_move("moved from", lang, data) for _, _, data in moves.in_edges(node)]
+        if index is not None:
+            texts = index.get((game, lang, number), [])
+        else:
+            texts = [text for label in knowledge.catalog.version_labels(game, lang)
+                     for text in knowledge.catalog.rules_in(game, lang, label).get(number, [])]
+        for text in texts:
+            node = text_id(text)
+            out += [_move("moved to", lang, data) for _, _, data in moves.out_edges(node)]
+            out += [_move("moved from", lang, data) for _, _, data in moves.in_edges(node)]
     return out
 
 
@@ -329,10 +375,13 @@ def history_record(knowledge: Knowledge, number: RuleNumber, game: str | None = 
                    lang: str | None = None) -> dict:
     """Every text of a number with its era flag, the documents about it and its renumbering trail:
     what ``history --json`` prints (the site folds runs of identical texts: ``render/api.py``)."""
-    texts = history(knowledge, number, game, lang)
+    if game is not None and lang is None:  # the site's history JSON: the rule page read the same lists
+        texts, starts = history_with_eras(knowledge, number, game)
+    else:
+        texts = history(knowledge, number, game, lang)
+        starts = era_starts(knowledge, texts)
     games = sorted({t.game for t in texts})
-    records = [{**t.to_record(), "new_era": new_era}
-               for t, new_era in zip(texts, era_starts(knowledge, texts), strict=True)]
+    records = [{**t.to_record(), "new_era": new_era} for t, new_era in zip(texts, starts, strict=True)]
     return {"texts": records,
             "documents": {g: [d.to_record() for d in documents_about(knowledge, number, g)] for g in games},
             "renumbering": {g: [m.to_record() for m in renumbering_of(knowledge, number, g)] for g in games}}

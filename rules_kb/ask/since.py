@@ -82,6 +82,7 @@ class Follower:
     def __init__(self, knowledge: Knowledge, game: str, lang: str, whole: bool = False) -> None:
         self.knowledge, self.game, self.lang, self.whole = knowledge, game, lang, whole
         self.labels = knowledge.catalog.version_labels(game, lang)
+        self.places = {label: place for place, label in enumerate(self.labels)}
         self.trails: dict[tuple[str, RuleNumber], Trail] = {}
         self.alignments: dict[tuple[str, str], dict] = {}
 
@@ -95,7 +96,9 @@ class Follower:
     def _follow(self, label: str, number: RuleNumber) -> Trail:
         catalog = self.knowledge.catalog
         (first, *_) = catalog.rules_in(self.game, self.lang, label)[number]
-        for later in self.labels[self.labels.index(label) + 1:]:
+        labels = self.labels  # walked by place: the site's audit data follows 240,000 texts, and a
+        for place in range(self.places[label] + 1, len(labels)):  # search and a slice each were 3 CPU s
+            later = labels[place]
             info = catalog.versions[(self.game, self.lang, later)]
             if later.startswith(BEFORE) or (not info.complete and number not in catalog.rules_in(
                     self.game, self.lang, later)):

@@ -176,7 +176,7 @@ def parse_documents(corpus: Path, cache_dir: Path | None, report: KnowledgeRepor
 # Aligning adjacent complete releases
 
 
-def _version_digest(catalog: Catalog, key: tuple[str, str, str], parser: str) -> str:
+def version_digest(catalog: Catalog, key: tuple[str, str, str], parser: str) -> str:
     """What one version says, named by the parse keys of the documents that make it.
 
     ``build_catalog`` folds the documents in manifest order, so a version's texts, kinds and
@@ -227,7 +227,7 @@ def align_adjacent(catalog: Catalog, memo: AlignmentMemo, forced: list[ForcedMat
         relevant = relevant_forced(forced, game, lang, old, new)
         for key in ((game, lang, old), (game, lang, new)):
             if key not in digests:
-                digests[key] = _version_digest(catalog, key, parser)
+                digests[key] = version_digest(catalog, key, parser)
         path = _alignment_path(cache_dir, aligner, (game, lang, old, new), digests[(game, lang, old)],
                                digests[(game, lang, new)], relevant)
         old_texts, new_texts = pick_texts(catalog, game, lang, old), pick_texts(catalog, game, lang, new)
@@ -265,8 +265,8 @@ def remember_addition(cache_dir: Path, catalog: Catalog, memo: AlignmentMemo, do
         if not (catalog.versions[(game, lang, old)].complete and catalog.versions[(game, lang, new)].complete):
             continue
         path = _alignment_path(cache_dir, aligner, (game, lang, old, new),
-                               _version_digest(catalog, (game, lang, old), parser),
-                               _version_digest(catalog, (game, lang, new), parser), relevant)
+                               version_digest(catalog, (game, lang, old), parser),
+                               version_digest(catalog, (game, lang, new), parser), relevant)
         _write_json(path, alignment_record(alignment))
 
 
