@@ -78,15 +78,15 @@ def test_page_history_and_explain_agree_on_every_chain(knowledge, game, chapter)
     assert found == []
 
 
-@pytest.mark.parametrize("kind", ["renumbered", "analogue", "translation"])
-def test_the_rare_edges_read_in_one_walk_are_the_edges_each_node_gives(knowledge, kind):
-    """Pages ask each rule for its moves, analogues and translations from one walk of the graph
-    (``rare_edges``): every node's edges of the kind, in the order ``out_edges``/``in_edges`` give
+@pytest.mark.parametrize("kind", ["renumbered", "analogue", "translation", "cites"])
+def test_the_kind_edges_read_in_one_walk_are_the_edges_each_node_gives(knowledge, kind):
+    """Pages ask each rule for its moves, analogues, translations and citations from one walk of
+    the graph (``kind_edges``): every node's edges of the kind, in the order ``out_edges``/``in_edges`` give
     them, as the store's graph is asked (``EdgesAsked``), and no (game, number) left out."""
-    from rules_kb.ask.query import EdgesAsked, rare_edges
+    from rules_kb.ask.query import EdgesAsked, kind_edges
 
     graph = knowledge.graph
-    found, asked = rare_edges(knowledge, kind), EdgesAsked(graph, kind)
+    found, asked = kind_edges(knowledge, kind), EdgesAsked(graph, kind)
     touched = {node for source, target, data in graph.edges(data=True) if data["kind"] == kind
                for node in (source, target)}
     assert touched, f"the test corpus has {kind} edges"

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rules_kb.ask.query import (
-    RareEdges,
+    KindEdges,
     Renumbering,
     history_with_eras,
-    rare_edges,
+    kind_edges,
     renumbering_of,
     require_rule,
 )
@@ -234,8 +234,8 @@ def _may_have_analogues(knowledge: Knowledge, number: str) -> bool:
     graph is the store's (its edges are asked node by node, not walked whole)."""
     kept = vars(knowledge)
     if "_analogue_reach" not in kept:
-        pairings, moves = rare_edges(knowledge, "analogue"), rare_edges(knowledge, "renumbered")
-        if pairings.numbers is None or not isinstance(moves, RareEdges):
+        pairings, moves = kind_edges(knowledge, "analogue"), kind_edges(knowledge, "renumbered")
+        if pairings.numbers is None or not isinstance(moves, KindEdges):
             kept["_analogue_reach"] = None
         else:
             joined: dict[str, set[str]] = {}
@@ -278,7 +278,7 @@ def _analogue_edges(knowledge: Knowledge, game: str, number: str) -> list[dict]:
     """The curated pairings touching one rule, each with both ends' numbers (``_dm``, ``_mtg``)."""
     graph = knowledge.graph
     node = rule_id(game, RuleNumber.parse(number))
-    pairings = rare_edges(knowledge, "analogue")
+    pairings = kind_edges(knowledge, "analogue")
     edges = pairings.out_edges(node) + pairings.in_edges(node)
     found = []
     for source, target, data in edges:

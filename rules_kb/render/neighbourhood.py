@@ -9,6 +9,7 @@ every box a link: nothing to load, nothing to execute.
 from __future__ import annotations
 
 from rules_kb import links
+from rules_kb.ask.query import kind_edges
 from rules_kb.kb.ids import rule_id, text_id
 from rules_kb.numbers import RuleNumber
 from rules_kb.render.html import element, esc, link
@@ -54,21 +55,19 @@ def neighbourhood_html(site: SiteData, path: str, game: str, number: RuleNumber)
 def citations_newest(site: SiteData, game: str, number: RuleNumber) -> tuple[list[RuleNumber], list[RuleNumber]]:
     """The numbers the rule's newest texts cite, and the numbers whose newest texts cite it
     (newest: the last version with texts of each language), known numbers only, in order."""
-    graph = site.knowledge.graph
+    graph, edges = site.knowledge.graph, kind_edges(site.knowledge, "cites")
     newest = {lang: labels[-1] for lang in site.languages(game) if (labels := site.labels_with_texts(game, lang))}
     cites: set[RuleNumber] = set()
     for lang, label in newest.items():
         for text in site.catalog.rules_in(game, lang, label).get(number, []):
-            for _, target, data in graph.out_edges(text_id(text), data=True):
-                if data.get("kind") == "cites":
-                    cites.add(RuleNumber.parse(graph.nodes[target]["number"]))
+            for _, target, _ in edges.out_edges(text_id(text)):
+                cites.add(RuleNumber.parse(graph.nodes[target]["number"]))
     cited_by: set[RuleNumber] = set()
     node = rule_id(game, number)
     if node in graph:
-        for source, _, data in graph.in_edges(node, data=True):
+        for source, _, _ in edges.in_edges(node):
             found = graph.nodes[source]
-            newest_text = found.get("kind") == "text" and newest.get(found["lang"]) == found["version"]
-            if data.get("kind") == "cites" and newest_text:
+            if found.get("kind") == "text" and newest.get(found["lang"]) == found["version"]:
                 cited_by.add(RuleNumber.parse(found["number"]))
     known = site.numbers[game]
     return sorted(n for n in cites if n in known and n != number), sorted(n for n in cited_by if n != number)

@@ -9,7 +9,7 @@ and the graph's drift flags (children or citations that differ between the two l
 from __future__ import annotations
 
 from rules_kb import links
-from rules_kb.ask.query import rare_edges
+from rules_kb.ask.query import kind_edges
 from rules_kb.ask.story import rule_lags
 from rules_kb.games import LANG_NAMES
 from rules_kb.kb.ids import text_id
@@ -59,7 +59,7 @@ def _correspondences(site: SiteData, path: str, game: str, number: RuleNumber) -
 
 
 def _drift(site: SiteData, texts: list[RuleText]) -> list[str]:
-    translations = rare_edges(site.knowledge, "translation")
+    translations = kind_edges(site.knowledge, "translation")
     out = []
     for text in texts:
         if text.lang != "en":

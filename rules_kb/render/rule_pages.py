@@ -19,6 +19,7 @@ from rules_kb.ask.query import (
     citations_of,
     documents_about,
     history_with_eras,
+    kind_edges,
     newest_of,
     renumbering_of,
 )
@@ -233,11 +234,10 @@ def _trail(path: str, game: str, moves: list[Renumbering]) -> str:
 def _citations_out(site: SiteData, path: str, game: str, number: RuleNumber, texts: list[RuleText]) -> str:
     """What the rule cites: what today's texts cite, then, apart, what only its earlier texts cited."""
     cited: dict[RuleNumber, list[RuleText]] = {}
-    graph = site.knowledge.graph
+    graph, cites = site.knowledge.graph, kind_edges(site.knowledge, "cites")
     for text in texts:
-        for _, target, data in graph.out_edges(text_id(text), data=True):
-            if data.get("kind") == "cites":
-                cited.setdefault(RuleNumber.parse(graph.nodes[target]["number"]), []).append(text)
+        for _, target, _ in cites.out_edges(text_id(text)):
+            cited.setdefault(RuleNumber.parse(graph.nodes[target]["number"]), []).append(text)
     if not cited:
         return ""
     today, earlier = [], []

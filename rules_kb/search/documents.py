@@ -181,7 +181,7 @@ def _links(knowledge: Knowledge, game: str, lang: str, labels: list[str],
     """(preference, older slot's rank, newer slot's rank) for every lineage edge between two slots;
     the smaller preference wins: fewer releases between, same number, higher similarity.
 
-    The edges are read from the graph's own adjacency (``_succ``), as ``ask.query.rare_edges`` does:
+    The edges are read from the graph's own adjacency (``_succ``), as ``ask.query.kind_edges`` does:
     a quarter of a million nodes asked through ``out_edges`` cost seconds of view objects."""
     node_slot: dict[str, tuple[int, int, RuleNumber]] = {}  # text id -> (rank, ordinal, number)
     for ordinal, label in enumerate(labels):
