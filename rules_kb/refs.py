@@ -33,6 +33,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from rules_kb.games import DOCUMENTS, REGISTRY
 from rules_kb.model import Section
@@ -98,6 +99,14 @@ def find_references(text: str, *, game: str | None = None) -> list[Reference]:
     """
     if game not in _GAMES:
         raise ValueError(f"unknown game {game!r}; expected one of {_GAMES}")
+    return list(_references_in(text, game))
+
+
+@lru_cache(maxsize=1 << 15)
+def _references_in(text: str, game: str | None) -> tuple[Reference, ...]:
+    """``find_references``, kept by text: a site build reads the same words again and again (a
+    glossary definition printed unchanged in a hundred releases, the two texts of a diff classed
+    for a rule page and again for the audit data), 4.4 CPU s of a build after one more release."""
     skip_letters = _SKIP_LETTERS[game]
     references: list[Reference] = []
     position = 0
@@ -108,7 +117,7 @@ def find_references(text: str, *, game: str | None = None) -> list[Reference]:
             continue
         references.append(found)
         position = found.end
-    return references
+    return tuple(references)
 
 
 def _read_candidate(text: str, candidate: re.Match[str], skip_letters: str) -> Reference | None:

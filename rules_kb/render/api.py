@@ -76,23 +76,30 @@ def whole_version(record: dict, base: dict | None) -> dict[str, dict]:
 
 def folded_history(record: dict) -> dict:
     """``history_record`` with each run of identical consecutive texts of a language as one
-    record: ``versions`` and ``dates`` list the run, ``documents`` where each text was read."""
+    record: ``versions`` and ``dates`` list the run, ``documents`` where each text was read.
+
+    A run's lists are gathered as ordered sets and written once it is whole: a Magic rule's run
+    is a hundred releases long, and copying its lists at each one was 1.5 of the API's 9 CPU s."""
     folded: list[dict] = []
+    keys: list[tuple] = []
+    runs: list[tuple[dict, dict, dict]] = []  # each folded record's versions, dates and documents
     for text in record["texts"]:
         key = (text["lang"], text["title"], text["text"], text["examples"], text["truncated"])
-        last = folded[-1] if folded else None
-        if last is not None and not text["new_era"] and last["_key"] == key:
-            last["versions"] = list(dict.fromkeys(last["versions"] + [text["version"]]))
-            last["dates"] = list(dict.fromkeys(last["dates"] + ([text["date"]] if text["date"] else [])))
-            last["documents"] = list(dict.fromkeys(last["documents"] + [text["document"]]))
+        if folded and not text["new_era"] and keys[-1] == key:
+            versions, dates, documents = runs[-1]
+            versions[text["version"]] = None
+            if text["date"]:
+                dates[text["date"]] = None
+            documents[text["document"]] = None
             continue
-        folded.append({"_key": key, "game": text["game"], "lang": text["lang"], "number": text["number"],
-                       "versions": [text["version"]], "dates": [text["date"]] if text["date"] else [],
+        keys.append(key)
+        runs.append(({text["version"]: None}, {text["date"]: None} if text["date"] else {}, {text["document"]: None}))
+        folded.append({"game": text["game"], "lang": text["lang"], "number": text["number"],
+                       "versions": None, "dates": None,  # filled below, in their place among the keys
                        "title": text["title"], "text": text["text"], "examples": text["examples"],
-                       "truncated": text["truncated"], "new_era": text["new_era"],
-                       "documents": [text["document"]]})
-    for entry in folded:
-        del entry["_key"]
+                       "truncated": text["truncated"], "new_era": text["new_era"], "documents": None})
+    for entry, (versions, dates, documents) in zip(folded, runs, strict=True):
+        entry["versions"], entry["dates"], entry["documents"] = list(versions), list(dates), list(documents)
     return {**record, "texts": folded}
 
 
