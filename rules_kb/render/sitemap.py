@@ -18,6 +18,7 @@ leads a crawler to every page.
 from __future__ import annotations
 
 import gzip
+import os
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -32,9 +33,10 @@ PAGE_FILE = "index.html"
 def page_paths(folder: Path) -> list[str]:
     """The root path of every page in a built site (``/``, ``/dm/rule/507.2a/``), sorted."""
     found = []
-    for file in folder.rglob(PAGE_FILE):
-        relative = file.parent.relative_to(folder).as_posix()
-        found.append("/" if relative == "." else f"/{relative}/")
+    for where, _, names in os.walk(folder):
+        if PAGE_FILE in names:
+            relative = os.path.relpath(where, folder).replace(os.sep, "/")
+            found.append("/" if relative == "." else f"/{relative}/")
     return sorted(found)
 
 

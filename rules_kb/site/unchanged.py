@@ -69,10 +69,11 @@ def _output_stats(out: Path, graph: Path | None) -> dict[str, object]:
     files: dict[str, list[int]] = {}
     for folder, subfolders, names in os.walk(out):
         subfolders.sort()
+        relative = os.path.relpath(folder, out)
+        prefix = "" if relative == "." else relative + os.sep  # once per folder: relpath per file was 1 s
         for name in sorted(names):
-            path = os.path.join(folder, name)
-            info = os.lstat(path)
-            files[os.path.relpath(path, out)] = [info.st_size, info.st_mtime_ns, info.st_ino]
+            info = os.lstat(os.path.join(folder, name))
+            files[prefix + name] = [info.st_size, info.st_mtime_ns, info.st_ino]
     stats: dict[str, object] = {"site": os.path.realpath(out), "files": files}
     if graph is not None:
         try:
