@@ -110,3 +110,48 @@ def test_a_history_read_once_is_the_history_asked_afresh(knowledge):
             assert history_with_eras(knowledge, number, game) == (texts, era_starts(knowledge, texts))
     texts, starts = history_with_eras(knowledge, RuleNumber.parse("309"), "mtg")
     assert any(starts), "309 holds two rules in the test corpus"
+
+
+def test_a_numbers_texts_from_the_index_are_what_walking_every_version_gives(knowledge):
+    """``texts_by_number`` (one walk of the catalog, kept on the knowledge base) gives each game,
+    language and number's texts in version order, as reading the number out of every version's
+    dict does; ``history``, moves and ``require_rule`` read it instead of walking the versions."""
+    from rules_kb.ask.query import texts_by_number
+
+    catalog = knowledge.catalog
+    walked = {}
+    for game, lang in sorted({(g, lg) for g, lg, _ in catalog.versions}):
+        for number in catalog.numbers_of(game):
+            texts = [text for label in catalog.version_labels(game, lang)
+                     for text in catalog.rules_in(game, lang, label).get(number, [])]
+            if texts:
+                walked[(game, lang, number)] = texts
+    index = texts_by_number(knowledge)
+    assert index == walked
+    assert sum(len(texts) for texts in index.values()) == sum(
+        len(texts) for rules in catalog.texts.values() for texts in rules.values())
+
+
+def test_a_magic_rule_whose_moves_reach_no_pairing_has_no_analogue(knowledge):
+    """``analogues_of`` skips following the chains of a Magic rule that no run of moves joins to a
+    number a curated pairing names (``_may_have_analogues``): for every Magic number of the test
+    corpus it gives what following every chain gives, and some numbers do have analogues."""
+    from rules_kb.ask import chains
+
+    numbers = knowledge.catalog.numbers_of("mtg")
+    kept = vars(knowledge)
+    previous = kept.get("_analogue_reach", "absent")
+    kept["_analogue_reach"] = None  # no reach known: every chain followed
+    try:
+        followed = {number: chains.analogues_of(knowledge, number, "mtg") for number in numbers}
+    finally:
+        del kept["_analogue_reach"]
+    skipped = {number: chains.analogues_of(knowledge, number, "mtg") for number in numbers}
+    if previous != "absent":
+        assert kept["_analogue_reach"] == previous
+    assert skipped == followed
+    with_analogues = [number for number, rows in followed.items() if rows]
+    reach = kept["_analogue_reach"]
+    print(f"\n{len(numbers)} Magic numbers, {len(with_analogues)} with analogues, {len(reach)} within reach")
+    assert len(with_analogues) >= 20
+    assert len(reach) < len(numbers) / 2, "the shortcut skips most Magic numbers"

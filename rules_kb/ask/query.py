@@ -55,12 +55,14 @@ def nearest_numbers(catalog: Catalog, game: str | None, number: RuleNumber, coun
 def require_rule(knowledge: Knowledge, number: RuleNumber, game: str | None) -> list[str]:
     """Games in which ``number`` exists; ``RuleNotFound`` with suggestions when none."""
     index = texts_by_number(knowledge)
-    if index is None:
-        held = lambda g: any(knowledge.catalog.rules_in(gg, lang, label).get(number)  # noqa: E731
-                             for (gg, lang, label) in knowledge.catalog.texts if gg == g)
-    else:
-        held = lambda g: any((g, lang, number) in index for lang in LANGS)  # noqa: E731
-    games = [g for g in ([game] if game else GAMES) if rule_id(g, number) in knowledge.graph and held(g)]
+
+    def holds_texts(g: str) -> bool:
+        if index is not None:
+            return any(index.get((g, lang, number)) for lang in LANGS)
+        return any(knowledge.catalog.rules_in(gg, lang, label).get(number)
+                   for (gg, lang, label) in knowledge.catalog.texts if gg == g)
+
+    games = [g for g in ([game] if game else GAMES) if rule_id(g, number) in knowledge.graph and holds_texts(g)]
     if not games:
         raise RuleNotFound(str(number), nearest_numbers(knowledge.catalog, game, number))
     return games
