@@ -87,14 +87,15 @@ def history(knowledge: Knowledge, number: RuleNumber, game: str | None = None,
 
 def texts_by_number(knowledge: Knowledge) -> dict[tuple[str, str, RuleNumber], list[RuleText]] | None:
     """Every text of an in-memory catalog by game, language and number, oldest version first: one
-    walk of the catalog, kept on the knowledge base (never changed once built). A site build asks
-    each of six thousand numbers for its history, its moves and its eras, and each question walked
-    the dict of every version (1.4 million lookups for the rule pages, as many for the API). None
-    for the store's catalog, which reads one number's texts with one query."""
+    walk of the catalog, kept on the knowledge base by its count of versions (a catalog only gains
+    versions, as ``Catalog.version_labels`` keeps its order). A site build asks each of six
+    thousand numbers for its history, its moves and its eras, and each question walked the dict of
+    every version (1.4 million lookups for the rule pages, as many for the API). None for the
+    store's catalog, which reads one number's texts with one query."""
     catalog = knowledge.catalog
     if not isinstance(catalog.texts, dict):
         return None
-    count = len(catalog.versions)  # a catalog only gains versions: a key as ``version_labels`` keeps
+    count = len(catalog.versions)
     kept = vars(knowledge).get("_by_number")
     if kept is None or kept[0] != count:
         index: dict[tuple[str, str, RuleNumber], list[RuleText]] = {}
