@@ -24,6 +24,7 @@ from xml.sax.saxutils import escape
 
 from rules_kb import links
 from rules_kb.games import GAMES
+from rules_kb.render.output import relative_prefix
 from rules_kb.render.site_data import SiteData
 
 SITEMAP = "sitemap.xml"
@@ -35,8 +36,7 @@ def page_paths(folder: Path) -> list[str]:
     found = []
     for where, _, names in os.walk(folder):
         if PAGE_FILE in names:
-            relative = os.path.relpath(where, folder).replace(os.sep, "/")
-            found.append("/" if relative == "." else f"/{relative}/")
+            found.append("/" + relative_prefix(folder, where))
     return sorted(found)
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from rules_kb.assemble.caches import source_hash
 from rules_kb.errors import SourceError
 from rules_kb.ingest.reading import parse_json, read_source
-from rules_kb.render.output import WORK_MARK
+from rules_kb.render.output import WORK_MARK, relative_prefix
 from rules_kb.site.frame import Frame, FrameKey
 
 MANIFEST = ".rules-kb-units.json"
@@ -85,7 +85,7 @@ class PreviousBuild:
     def write_manifest(self) -> None:
         """The units and every file of the finished site (``files``: what the next build may replace);
         written last, after every writer."""
-        files = sorted(_prefix(self.staging, folder) + name for folder, _, names in os.walk(self.staging)
+        files = sorted(relative_prefix(self.staging, folder) + name for folder, _, names in os.walk(self.staging)
                        for name in names if name != WORK_MARK)
         record = {"salt": self.salt, "units": self.new, "files": files}
         (self.staging / MANIFEST).write_text(json.dumps(record, ensure_ascii=False, sort_keys=True, indent=0) + "\n",
@@ -121,21 +121,13 @@ def foreign_files(site: Path) -> list[str]:
     folders = {parent for name in files for parent in _parents(name)}
     foreign = []
     for folder, subfolders, names in os.walk(site):
-        prefix = _prefix(site, folder)
+        prefix = relative_prefix(site, folder)
         for name in sorted(subfolders):
             if prefix + name not in folders:
                 foreign.append(f"{prefix}{name}/")
         subfolders[:] = [name for name in subfolders if prefix + name in folders]
         foreign.extend(path for name in sorted(names) if (path := prefix + name) not in written)
     return sorted(foreign)
-
-
-def _prefix(root: Path, folder: str) -> str:
-    """What goes before a name in ``folder`` to make its path relative to ``root`` (``dm/rule/``, or
-    nothing at the root): one per folder of a walk, not a ``Path`` per file (a build walks its
-    quarter of a million files several times)."""
-    relative = os.path.relpath(folder, root)
-    return "" if relative == "." else relative.replace(os.sep, "/") + "/"
 
 
 def _parents(name: str) -> list[str]:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from rules_kb.assemble.caches import CacheDamaged, read_cache_file, write_cache_file
 from rules_kb.places import MKDOCS_CONFIG, SITE_SOURCES
+from rules_kb.render.output import relative_prefix
 
 __all__ = ["build_inputs", "outputs_current", "record_build"]
 
@@ -69,8 +70,7 @@ def _output_stats(out: Path, graph: Path | None) -> dict[str, object]:
     files: dict[str, list[int]] = {}
     for folder, subfolders, names in os.walk(out):
         subfolders.sort()
-        relative = os.path.relpath(folder, out)
-        prefix = "" if relative == "." else relative + os.sep  # once per folder: relpath per file was 1 s
+        prefix = relative_prefix(out, folder)
         for name in sorted(names):
             info = os.lstat(os.path.join(folder, name))
             files[prefix + name] = [info.st_size, info.st_mtime_ns, info.st_ino]
