@@ -32,10 +32,12 @@ def _frozen_heap():
     """What the session holds before these tests (the knowledge base fixtures: a heap of ~1 GB) is
     moved out of the collector's sight, so each ``gc.collect()`` below walks only what the parses
     made: it took about a second each, most of this file's time in the full suite."""
+    thaw = gc.get_freeze_count() == 0  # else the session froze its fixtures (conftest.knowledge): kept frozen
     gc.collect()
     gc.freeze()
     yield
-    gc.unfreeze()
+    if thaw:
+        gc.unfreeze()
 
 
 def cpu_time(parse, text: str, meta) -> float:

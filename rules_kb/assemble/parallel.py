@@ -68,9 +68,11 @@ class Beside:
     nothing of its temporary files left. ``where``
     names the output the two make, for the error when the child dies without a word (killed,
     out of memory). Objects alive at the fork are frozen out of the collector until the child
-    ends: a collection in the child would touch, and so copy, every page the two share.
-    Only where ``fork`` exists; callers run the work in order themselves when ``worker_count()``
-    is 1 (``can_fork``)."""
+    ends: a collection in the child would touch, and so copy, every page the two share. A freeze
+    made before (a caller keeping its own long-lived heap out of the collector's walks) is kept:
+    the collector has one frozen set, so thawing it would thaw the caller's too. Only where
+    ``fork`` exists; callers run the work in order themselves when ``worker_count()`` is 1
+    (``can_fork``)."""
 
     def __init__(self, where: str, function: Callable, *args) -> None:
         import multiprocessing
@@ -79,6 +81,7 @@ class Beside:
         context = multiprocessing.get_context("fork")
         self._receiving, sending = context.Pipe(duplex=False)
         release_free_memory()  # else both processes start with the freed pages of every earlier step
+        self._thaw = gc.get_freeze_count() == 0
         gc.freeze()
         self._child = context.Process(target=_send_outcome, args=(function, args, sending))
         self._child.start()
@@ -109,7 +112,8 @@ class Beside:
     def _end(self) -> None:
         self._receiving.close()
         self._child.join()
-        gc.unfreeze()
+        if self._thaw:
+            gc.unfreeze()
 
 
 def can_fork() -> bool:
