@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import signal
@@ -77,6 +78,23 @@ def test_work_beside_returns_from_another_process_or_raises_what_it_raised():
         Beside("site", _interrupted).result()
     with pytest.raises(OutputError, match=r"^build/site: cannot write: the second process ended without a word"):
         Beside("build/site", _killed).result()
+
+
+def test_a_freeze_made_before_the_second_process_outlives_it():
+    """``Beside`` freezes what is alive at the fork and thaws it when the child ends, but only when it
+    made the first freeze: a caller's own (the test workers keep their session's heap frozen) stays.
+    Before, every child's end thawed everything, and each site build undid the tests' freeze."""
+    gc.collect()
+    gc.freeze()
+    frozen = gc.get_freeze_count()
+    try:
+        assert Beside("site", len, "four").result() == 4
+        assert gc.get_freeze_count() >= frozen
+        gc.unfreeze()
+        assert Beside("site", len, "three").result() == 5
+        assert gc.get_freeze_count() == 0
+    finally:
+        gc.freeze()  # the session's heap, as conftest keeps it
 
 
 def _cleans_up(ready: str, cleaned: str) -> None:
